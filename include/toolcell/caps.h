@@ -1,0 +1,21 @@
+/* Capabilities and privilege locks, child side. */
+#ifndef TOOLCELL_CAPS_H
+#define TOOLCELL_CAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "toolcell/error.h"
+
+/* Lock the securebits (no root privileges by uid, no set-uid fixups, no
+ * ambient raise, all locked), empty the bounding and ambient sets, switch to
+ * uid/gid with no supplementary groups when set_ids, empty the permitted,
+ * effective and inheritable sets, and set NO_NEW_PRIVS. Needs the full
+ * capability set of the namespace on entry. */
+int tc_caps_drop_all(bool set_ids, uid_t uid, gid_t gid, struct tc_error *err);
+
+/* The calling process's effective capability mask (for tests and check). */
+uint64_t tc_caps_effective(void);
+
+#endif

@@ -1,0 +1,55 @@
+/* The child side of clone3: one straight pipeline that becomes the
+ * sandbox's PID 1 (a small init) and starts the tool (DESIGN §4 steps
+ * 1-6). Everything it uses was prepared by the parent; it makes plain
+ * syscalls, allocates nothing, never returns, and reports every failure
+ * over the sync socket as a struct tc_msg before _exit. */
+#ifndef TOOLCELL_CHILD_H
+#define TOOLCELL_CHILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "toolcell/config.h"
+#include "toolcell/error.h"
+#include "toolcell/mount.h"
+#include "toolcell/userns.h"
+
+/* Typed, fixed-size messages on the SOCK_SEQPACKET sync socket. */
+enum tc_msg_type {
+	TC_MSG_MAPS_DONE = 1, /* parent -> child: uid/gid maps written */
+	TC_MSG_NET_FD,	      /* child -> parent: netlink socket attached (SCM_RIGHTS) */
+	TC_MSG_NET_DONE,      /* parent -> child: lo is up; start the tool */
+	TC_MSG_ERROR,	      /* child -> parent: set-up failed; err says where */
+	TC_MSG_EXEC_FAILED,   /* tool -> parent: execve failed; err.err is the errno */
+	TC_MSG_EXITED,	      /* init -> parent: value is the tool's raw wait status */
+};
+
+struct tc_msg {
+	uint32_t type;
+	int32_t value;
+	struct tc_error err;
+};
+
+struct tc_child_args {
+	const struct tc_ids *ids;
+	struct tc_mount_plan *plan;
+	const char *hostname;
+	char *const *argv;
+	char *const *envp;   /* the tool's whole environment */
+	const char *path;    /* PATH for a program name without '/' */
+	const uint64_t *limit; /* TC_LIMIT__MAX values */
+	int sync_fd;
+	int stdio[3]; /* the tool's ends of its stdin, stdout and stderr pipes */
+	/* memory of the caller's that init wipes once the tool runs */
+	void *scrub[4];
+	size_t scrub_len[4];
+};
+
+/* Run the child pipeline. Never returns. */
+_Noreturn void tc_child_main(struct tc_child_args *a);
+
+/* Send / receive one message (and optionally one fd). Both sides. */
+int tc_msg_send(int sock, const struct tc_msg *m, int fd);
+int tc_msg_recv(int sock, struct tc_msg *m, int *ret_fd);
+
+#endif

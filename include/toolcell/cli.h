@@ -1,0 +1,63 @@
+/* The command line: argv (and, for `python`, TOOLCELL_* variables) into a
+ * struct tc_cli. Pure: no I/O beyond what the caller passes in, nothing
+ * printed. Help texts live here too so `--help` and the parser cannot
+ * drift apart. Runs in the parent before anything else. */
+#ifndef TOOLCELL_CLI_H
+#define TOOLCELL_CLI_H
+
+#include <stdbool.h>
+
+#include "toolcell/config.h"
+#include "toolcell/error.h"
+
+enum tc_verb {
+	TC_VERB_NONE, /* no verb: print usage, exit 125 */
+	TC_VERB_RUN,
+	TC_VERB_PYTHON,
+	TC_VERB_CALL,
+	TC_VERB_CHECK,
+	TC_VERB_POLICY_CHECK,
+	TC_VERB_VERSION,
+	TC_VERB_HELP, /* `toolcell help [VERB]`, `toolcell --help`, `toolcell VERB --help` */
+};
+
+struct tc_cli {
+	enum tc_verb verb;
+	enum tc_verb help_verb; /* with TC_VERB_HELP: which verb's help, or TC_VERB_NONE */
+	struct tc_overrides overrides;
+	const char *policy_path; /* --policy, or NULL for the default */
+	const char *result_path; /* --result FILE, or NULL */
+	int result_fd;		 /* --result-fd N, or -1 */
+	bool quiet, verbose;
+	bool script_dir; /* python: --script-dir, bind the script's folder read-only */
+	/* run: the program and its arguments; python: python3's own command
+	 * line (everything after toolcell's options); call: argv[0] is TOOL.py;
+	 * policy check: argv[0] is FILE. Points into the caller's argv. */
+	char **argv;
+	int argc;
+	/* python only: index into argv of the script path (the first
+	 * python3 argument that is a script file), or -1 when python3 reads
+	 * its program from -c, -m, - or stdin, or only prints (--version). */
+	int script_index;
+	/* strings the parser had to allocate (split TOOLCELL_* lists); freed
+	 * by tc_cli_release */
+	char *owned[2 * TC_MAX_BINDS + TC_MAX_ENV];
+	size_t n_owned;
+};
+
+/* Parse argc/argv (argv[0] is "toolcell"). envp is the environment, read
+ * only for `python` (TOOLCELL_POLICY, TOOLCELL_MEMORY, TOOLCELL_TIMEOUT,
+ * TOOLCELL_CPUS, TOOLCELL_PIDS, TOOLCELL_RO_BIND, TOOLCELL_BIND,
+ * TOOLCELL_WORKSPACE, TOOLCELL_ENV, TOOLCELL_PASS_ENV, TOOLCELL_RESULT,
+ * TOOLCELL_ROOTFS, TOOLCELL_SCRIPT_DIR), command-line options taking
+ * precedence. On a bad command line returns -EINVAL with err naming the
+ * option and what was expected. */
+int tc_cli_parse(int argc, char **argv, char *const *envp, struct tc_cli *ret, struct tc_error *err);
+
+/* Free what tc_cli_parse allocated. Accepts a zeroed struct. */
+void tc_cli_release(struct tc_cli *cli);
+
+/* The full --help text for a verb (TC_VERB_NONE: the overview). Static. */
+const char *tc_cli_help(enum tc_verb verb);
+
+#endif

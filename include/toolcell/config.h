@@ -1,0 +1,111 @@
+/* The effective configuration of one run, and the caller's requested
+ * changes to it. Pure data shared by the policy (which supplies defaults
+ * and ceilings), the command line (which asks for overrides) and the
+ * launcher (which enforces the result). Every input limit is defined here
+ * once (STYLE rule 11). */
+#ifndef TOOLCELL_CONFIG_H
+#define TOOLCELL_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Named limits on untrusted input and on the command line. */
+#define TC_MAX_BINDS	    32	     /* --ro-bind + --bind + policy binds, together */
+#define TC_MAX_ENV	    64	     /* --env + --pass-env + policy env, together */
+#define TC_MAX_ARGS	    4096     /* arguments passed to the tool */
+#define TC_PATH_MAX	    4096     /* any path, host or inside */
+#define TC_ENV_ENTRY_MAX    32768    /* one NAME=VALUE string */
+#define TC_POLICY_FILE_MAX  (1 << 20) /* bytes of a policy file */
+#define TC_JSON_DEPTH_MAX   64	     /* nesting of requests, responses, policies */
+#define TC_TOOL_FILE_MAX    (64 << 20) /* bytes hashed for provenance */
+
+/* The resource limits. Values are stored in the unit the comment gives. */
+enum tc_limit_id {
+	TC_LIMIT_MEMORY,     /* bytes: address space (rlimit) or memory.max (cgroup2) */
+	TC_LIMIT_CPUS,	     /* thousandths of a CPU: cpu.max; not enforceable by rlimit */
+	TC_LIMIT_PIDS,	     /* tasks (processes and threads) */
+	TC_LIMIT_WALL,	     /* milliseconds of wall clock */
+	TC_LIMIT_CPU_TIME,   /* milliseconds of CPU per process (RLIMIT_CPU, whole seconds) */
+	TC_LIMIT_TMP,	     /* bytes of the /tmp tmpfs */
+	TC_LIMIT_TMP_INODES, /* inodes of the /tmp tmpfs */
+	TC_LIMIT_SHM,	     /* bytes of the /dev/shm tmpfs */
+	TC_LIMIT_FILE_SIZE,  /* bytes: largest file the tool may write (RLIMIT_FSIZE) */
+	TC_LIMIT_OPEN_FILES, /* descriptors per process (RLIMIT_NOFILE) */
+	TC_LIMIT_REQUEST,    /* bytes of a `call` request, and of the tool's response */
+	TC_LIMIT_STDOUT,     /* bytes of the tool's stdout */
+	TC_LIMIT_STDERR,     /* bytes of the tool's stderr */
+	TC_LIMIT__MAX
+};
+
+enum tc_unit {
+	TC_UNIT_BYTES,	  /* policy: integer bytes or "64K" / "256M" / "1G" string */
+	TC_UNIT_COUNT,	  /* policy: integer */
+	TC_UNIT_MS,	  /* policy: seconds as a number, fractional allowed */
+	TC_UNIT_MILLICPU, /* policy: CPUs as a number, fractional allowed */
+};
+
+struct tc_limit_info {
+	const char *name;	/* policy key and record key, e.g. "memory" */
+	const char *option;	/* command-line option, e.g. "--memory", or NULL */
+	enum tc_unit unit;
+	uint64_t min, max;	/* accepted range, in the stored unit */
+};
+
+/* Indexed by enum tc_limit_id. Defined in config.c. */
+extern const struct tc_limit_info tc_limit_info[TC_LIMIT__MAX];
+
+struct tc_bind {
+	char *host;   /* absolute host path, as given (resolved at run time) */
+	char *inside; /* absolute path inside the sandbox */
+	bool writable;
+};
+
+/* What the caller asked for on the command line (or TOOLCELL_* variables).
+ * Strings point into argv or the environment; nothing here is owned. */
+struct tc_overrides {
+	bool has[TC_LIMIT__MAX];
+	uint64_t limit[TC_LIMIT__MAX];
+	struct tc_bind binds[TC_MAX_BINDS]; /* host/inside not owned */
+	size_t n_binds;
+	const char *workspace;		 /* host dir, or NULL */
+	const char *env[TC_MAX_ENV];	 /* NAME=VALUE */
+	size_t n_env;
+	const char *pass_env[TC_MAX_ENV]; /* NAME */
+	size_t n_pass_env;
+	const char *rootfs; /* or NULL for the default */
+};
+
+/* The effective settings of one run, after the policy's ceilings were
+ * applied to the overrides. Owns its strings; tc_config_release frees them. */
+struct tc_config {
+	uint64_t limit[TC_LIMIT__MAX];
+	struct tc_bind binds[TC_MAX_BINDS];
+	size_t n_binds;
+	char *workspace;	/* host dir, or NULL */
+	char *workspace_inside; /* "/workspace" when workspace is set */
+	char *env[TC_MAX_ENV + 1]; /* NAME=VALUE, NULL-terminated */
+	size_t n_env;
+	char *rootfs;	/* host dir of the rootfs */
+	char *hostname; /* UTS name inside */
+	uint32_t uid_base;  /* host-root mode: first host uid/gid of the pool */
+	uint32_t uid_count; /* number of host uids in the pool (pairs = count / 2) */
+	bool require_cgroup2;
+};
+
+/* Free everything cfg owns and zero it. Accepts a zeroed struct. */
+void tc_config_release(struct tc_config *cfg);
+
+/* Pure parsers shared by the policy and the command line, in config.c. */
+
+/* Parse a size: "1048576", "64K", "256M", "1G", "1.5G" (binary multiples;
+ * also "KiB", "MiB", "GiB"). -EINVAL or -ERANGE. */
+int tc_parse_size(const char *s, uint64_t *ret_bytes);
+
+/* Parse seconds ("30", "0.25", "1.5") into milliseconds, rounding up. */
+int tc_parse_seconds_ms(const char *s, uint64_t *ret_ms);
+
+/* Parse CPUs ("1", "0.5", "2.25") into thousandths. */
+int tc_parse_millicpus(const char *s, uint64_t *ret);
+
+#endif

@@ -1,0 +1,103 @@
+/* The result record (DESIGN §3): what happened to one run, as toolcell
+ * observed it. The supervisor fills struct tc_outcome; this module turns it
+ * into the JSON record with cJSON. Pure; runs in the parent after the tool
+ * ended. */
+#ifndef TOOLCELL_RECORD_H
+#define TOOLCELL_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "toolcell/config.h"
+#include "toolcell/error.h"
+
+enum tc_status {
+	TC_STATUS_OK,
+	TC_STATUS_EXIT_NONZERO,
+	TC_STATUS_SIGNALED,
+	TC_STATUS_TIMEOUT,
+	TC_STATUS_MEMORY_LIMIT,
+	TC_STATUS_PIDS_LIMIT,
+	TC_STATUS_OUTPUT_LIMIT,
+	TC_STATUS_SYSCALL_DENIED,
+	TC_STATUS_REJECTED,
+	TC_STATUS_SANDBOX_ERROR,
+};
+
+/* "ok", "exit_nonzero", ... as in the record. */
+const char *tc_status_name(enum tc_status s);
+
+enum tc_enforcer {
+	TC_ENFORCER_NONE,
+	TC_ENFORCER_RLIMIT,
+	TC_ENFORCER_CGROUP2,
+	TC_ENFORCER_TOOLCELL,
+};
+
+/* "none", "rlimit", "cgroup2", "toolcell". */
+const char *tc_enforcer_name(enum tc_enforcer e);
+
+/* A value that may be unknown; when !known, reason says why (static string). */
+struct tc_maybe {
+	bool known;
+	uint64_t value;
+	const char *reason;
+};
+
+#define TC_NS_USER   (1u << 0)
+#define TC_NS_MOUNT  (1u << 1)
+#define TC_NS_PID    (1u << 2)
+#define TC_NS_NET    (1u << 3)
+#define TC_NS_IPC    (1u << 4)
+#define TC_NS_UTS    (1u << 5)
+#define TC_NS_CGROUP (1u << 6)
+
+struct tc_outcome {
+	enum tc_status status;
+	bool status_inferred;
+	bool exited;	/* exit_code is valid */
+	int exit_code;
+	bool signaled; /* signal is valid */
+	int signal;
+	uint64_t wall_ms, cpu_user_ms, cpu_system_ms;
+	struct tc_maybe memory_peak_bytes, oom_kills, pids_peak;
+	uint64_t stdout_bytes, stderr_bytes;
+	bool stdout_truncated, stderr_truncated;
+	bool has_denied_syscall; /* the call that ended the tool */
+	char denied_syscall_name[32];
+	int denied_syscall_nr;
+	struct {
+		char name[32];
+		uint32_t count;
+	} denied[64]; /* calls refused with an errno during the run (seccomp issue) */
+	size_t n_denied;
+	/* limits in force and what enforced each */
+	uint64_t limit[TC_LIMIT__MAX];
+	enum tc_enforcer enforced_by[TC_LIMIT__MAX];
+	/* isolation */
+	unsigned namespaces; /* TC_NS_* bits */
+	const char *seccomp; /* "none" until the seccomp issue lands, then the mode */
+	const char *landlock; /* ABI description or "unavailable" */
+	bool no_new_privs;
+	uint64_t cap_eff; /* capabilities left to the tool (bit mask) */
+	uint32_t host_uid, host_gid; /* what the tool's uid/gid are on the host */
+	uint32_t tool_uid;	     /* the tool's uid inside */
+	/* provenance: hex sha256, or "" when not applicable */
+	char policy_sha256[65], tool_sha256[65], rootfs_sha256[65];
+	const char *policy_path;
+	const char *tool_path;
+	/* error: set when err.message[0] != 0 */
+	struct tc_error err;
+};
+
+/* Zero o and set every field to its "nothing happened yet" value. */
+void tc_outcome_init(struct tc_outcome *o);
+
+/* The record as a JSON document (heap string with a trailing newline, caller
+ * frees), or NULL on allocation failure. */
+char *tc_record_to_json(const struct tc_outcome *o);
+
+/* Lower-case hex of a 32-byte digest into out[65]. */
+void tc_hex_sha256(const unsigned char digest[32], char out[65]);
+
+#endif

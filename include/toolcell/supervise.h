@@ -1,0 +1,63 @@
+/* The parent's watch over a running sandbox: one poll loop over the sync
+ * socket, the init's pidfd, toolcell's own termination signals and the
+ * three stdio streams, with a millisecond wall-clock deadline and a
+ * periodic sample of the sandbox's memory and task count (the rlimit
+ * fallback's view of memory.max and pids.max). It never blocks anywhere but
+ * in poll. Whatever ends the run, the whole sandbox is killed through the
+ * init's pidfd: when PID 1 of a namespace dies, every process in it dies. */
+#ifndef TOOLCELL_SUPERVISE_H
+#define TOOLCELL_SUPERVISE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "toolcell/error.h"
+#include "toolcell/relay.h"
+
+/* Why toolcell ended the sandbox itself. The order of the values is the
+ * tie order of DESIGN §3 (syscall_denied first). */
+enum tc_kill_reason {
+	TC_KILL_NONE,
+	TC_KILL_SYSCALL,
+	TC_KILL_MEMORY,
+	TC_KILL_PIDS,
+	TC_KILL_OUTPUT,
+	TC_KILL_TIMEOUT,
+	TC_KILL_SIGNAL, /* toolcell itself got SIGTERM, SIGINT or SIGHUP */
+	TC_KILL_SETUP,	/* the sandbox could not be built */
+};
+
+struct tc_supervisor {
+	/* inputs */
+	pid_t pid;	/* the sandbox's init, as seen from the host */
+	int pidfd;
+	int sync_fd;
+	int sig_fd;	/* signalfd for SIGTERM, SIGINT, SIGHUP */
+	uint64_t start_ns, wall_ms;
+	uint64_t memory_max, tasks_max;
+	uint64_t sample_ms; /* between samples of memory and tasks */
+	struct tc_stream in, out, err;
+	/* outputs */
+	enum tc_kill_reason reason;
+	int reason_signal;    /* TC_KILL_SIGNAL: which */
+	bool init_exited;
+	bool tool_status_known;
+	int tool_status;      /* raw wait status of the tool */
+	int exec_errno;
+	struct tc_error tool_err;  /* EXEC_FAILED */
+	struct tc_error setup_err; /* ERROR or a failure of ours during set-up */
+	bool sampled;
+	uint64_t rss_peak, tasks_peak;
+	uint64_t end_ns;
+	uint64_t net_ns; /* time spent bringing lo up */
+};
+
+/* Run the loop until the init has exited and stdout/stderr are drained. */
+int tc_supervise(struct tc_supervisor *s);
+
+/* Sum the resident memory and count the tasks of every process below the
+ * init at pid (the init itself excluded). */
+int tc_supervise_sample(pid_t pid, uint64_t *ret_rss, uint64_t *ret_tasks);
+
+#endif

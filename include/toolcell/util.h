@@ -1,0 +1,77 @@
+/* Small helpers shared by every module: cleanup attributes, ownership
+ * hand-off, array sizes, and I/O loops that retry EINTR. Nothing here
+ * allocates unless its name says so. */
+#ifndef TOOLCELL_UTIL_H
+#define TOOLCELL_UTIL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define TC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static inline void tc_closep(int *fd)
+{
+	if (*fd >= 0) {
+		int saved = errno;
+		close(*fd); /* never retried on EINTR (STYLE rule 10) */
+		errno = saved;
+	}
+}
+
+static inline void tc_freep(void *p)
+{
+	free(*(void **)p);
+}
+
+#define _cleanup_close_ __attribute__((cleanup(tc_closep)))
+#define _cleanup_free_	__attribute__((cleanup(tc_freep)))
+
+/* Take ownership away from a cleanup variable. */
+#define TAKE_FD(fd)                                                                                \
+	({                                                                                         \
+		int _tfd = (fd);                                                                   \
+		(fd) = -1;                                                                         \
+		_tfd;                                                                              \
+	})
+#define TAKE_PTR(p)                                                                                \
+	({                                                                                         \
+		__typeof__(p) _tp = (p);                                                           \
+		(p) = NULL;                                                                        \
+		_tp;                                                                               \
+	})
+
+/* Write all of buf, retrying EINTR and short writes. Returns 0 or -errno. */
+int tc_write_all(int fd, const void *buf, size_t len);
+
+/* Read up to len bytes, retrying EINTR, stopping at EOF. Returns the number
+ * of bytes read or -errno. */
+ssize_t tc_read_full(int fd, void *buf, size_t len);
+
+/* Read a whole regular file of at most max bytes into a NUL-terminated heap
+ * buffer. -EFBIG when larger than max. Opens with O_NOFOLLOW when nofollow. */
+int tc_read_file(const char *path, size_t max, bool nofollow, char **ret_buf, size_t *ret_len);
+
+/* Read all of fd (at most max bytes) into a NUL-terminated heap buffer;
+ * -EFBIG when there is more. */
+int tc_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len);
+
+/* Write a small string to a file, as for /proc/PID/uid_map. Returns 0 or -errno. */
+int tc_write_file(const char *path, const char *s);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t tc_now_ns(void);
+
+/* true when s starts with prefix. */
+static inline bool tc_startswith(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return false;
+	return true;
+}
+
+#endif

@@ -1,0 +1,337 @@
+/* The child side of clone3 (see child.h). After a raw clone3 glibc's
+ * cached thread id is wrong: nothing here calls raise, abort, assert or
+ * anything that allocates; only _exit and plain syscalls. The process that
+ * clone3 made is PID 1 of the new PID namespace: it builds the sandbox,
+ * forks the tool, then stays as a small init that reaps and reports the
+ * tool's raw wait status. */
+#include <fcntl.h>
+#include <linux/keyctl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "toolcell/caps.h"
+#include "toolcell/child.h"
+#include "toolcell/net.h"
+#include "toolcell/sandbox.h"
+#include "toolcell/util.h"
+
+int tc_msg_send(int sock, const struct tc_msg *m, int fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { .iov_base = (void *)m, .iov_len = sizeof(*m) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(&ctl, 0, sizeof(ctl));
+		mh.msg_control = ctl.buf;
+		mh.msg_controllen = sizeof(ctl.buf);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	for (;;) {
+		ssize_t n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+		if (n == (ssize_t)sizeof(*m))
+			return 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 ? -errno : -EIO;
+	}
+}
+
+int tc_msg_recv(int sock, struct tc_msg *m, int *ret_fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { .iov_base = m, .iov_len = sizeof(*m) };
+	struct msghdr mh = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = ctl.buf,
+		.msg_controllen = sizeof(ctl.buf),
+	};
+	ssize_t n;
+
+	if (ret_fd)
+		*ret_fd = -1;
+	do
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -EPIPE; /* the other side is gone */
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+			int fd;
+			memcpy(&fd, CMSG_DATA(c), sizeof(int));
+			if (ret_fd && *ret_fd < 0)
+				*ret_fd = fd;
+			else
+				close(fd);
+		}
+	if (n != (ssize_t)sizeof(*m) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
+		return -EBADMSG;
+	return 0;
+}
+
+_Noreturn static void fail(int sync_fd, const struct tc_error *e)
+{
+	struct tc_msg m = { .type = TC_MSG_ERROR, .err = *e };
+
+	tc_msg_send(sync_fd, &m, -1);
+	_exit(1);
+}
+
+/* Wait for one message of the given type; EOF means the parent is gone. */
+static void expect(int sync_fd, enum tc_msg_type type)
+{
+	struct tc_msg m;
+
+	if (tc_msg_recv(sync_fd, &m, NULL) < 0 || m.type != type)
+		_exit(1);
+}
+
+static int set_limits(const uint64_t *limit, bool init_shares_uid, struct tc_error *err)
+{
+	uint64_t cpu_s = (limit[TC_LIMIT_CPU_TIME] + 999) / 1000;
+	struct {
+		int res;
+		rlim_t soft, hard;
+		const char *name;
+	} l[] = {
+		{ RLIMIT_AS, limit[TC_LIMIT_MEMORY], limit[TC_LIMIT_MEMORY], "address space" },
+		/* soft then hard: SIGXCPU first (reported as a time limit), SIGKILL
+		 * a second later if the tool ignores it */
+		{ RLIMIT_CPU, cpu_s, cpu_s + 1, "CPU time" },
+		/* counted per uid in this user namespace; in the unprivileged
+		 * mapping init shares the tool's uid and takes one */
+		{ RLIMIT_NPROC, limit[TC_LIMIT_PIDS] + init_shares_uid,
+		  limit[TC_LIMIT_PIDS] + init_shares_uid, "processes" },
+		{ RLIMIT_FSIZE, limit[TC_LIMIT_FILE_SIZE], limit[TC_LIMIT_FILE_SIZE], "file size" },
+		{ RLIMIT_NOFILE, limit[TC_LIMIT_OPEN_FILES], limit[TC_LIMIT_OPEN_FILES],
+		  "open files" },
+		{ RLIMIT_CORE, 0, 0, "core size" },
+		{ RLIMIT_MEMLOCK, 0, 0, "locked memory" },
+		{ RLIMIT_MSGQUEUE, 0, 0, "message queues" },
+	};
+
+	for (size_t i = 0; i < TC_ARRAY_SIZE(l); i++) {
+		struct rlimit rl = { .rlim_cur = l[i].soft, .rlim_max = l[i].hard };
+		if (setrlimit(l[i].res, &rl) < 0)
+			return tc_error_errno(err, "rlimit", errno, "cannot set the %s limit",
+					      l[i].name);
+	}
+	return 0;
+}
+
+/* execvp without the environment lookup or allocation: PATH comes from
+ * the policy's environment, not ours. Returns the errno to report. */
+static int exec_tool(char *const *argv, char *const *envp, const char *path)
+{
+	const char *name = argv[0];
+	char buf[TC_PATH_MAX];
+	int saved = ENOENT;
+
+	if (strchr(name, '/')) {
+		execve(name, argv, envp);
+		return errno;
+	}
+	for (const char *p = path; p && *p;) {
+		const char *colon = strchr(p, ':');
+		size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
+
+		if (dlen > 0 && dlen + 1 + strlen(name) < sizeof(buf)) {
+			memcpy(buf, p, dlen);
+			buf[dlen] = '/';
+			strcpy(buf + dlen + 1, name);
+			execve(buf, argv, envp);
+			/* like execvp: a found-but-unrunnable file wins over
+			 * later directories that lack it */
+			if (errno != ENOENT && errno != ENOTDIR)
+				saved = errno;
+		}
+		if (!colon)
+			break;
+		p = colon + 1;
+	}
+	return saved;
+}
+
+_Noreturn static void tool_main(struct tc_child_args *a)
+{
+	struct tc_error e = { 0 };
+	sigset_t none;
+	int r;
+
+	/* A session of its own: no controlling terminal, so the tool cannot
+	 * push input into the caller's terminal (TIOCSTI needs one). */
+	setsid();
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int i = 0; i < 3; i++)
+		if (dup2(a->stdio[i], i) < 0) {
+			tc_error_errno(&e, "exec", errno, "cannot set up the tool's stdio");
+			fail(a->sync_fd, &e);
+		}
+	r = set_limits(a->limit, !a->ids->pool, &e);
+	if (r >= 0)
+		r = tc_caps_drop_all(a->ids->pool, TC_TOOL_UID, TC_TOOL_GID, &e);
+	if (r < 0)
+		fail(a->sync_fd, &e);
+	/* Everything above 2 goes at execve; the sync socket stays open until
+	 * then so a failed execve can still be reported. */
+	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
+		tc_error_errno(&e, "exec", errno, "cannot close inherited descriptors");
+		fail(a->sync_fd, &e);
+	}
+	/* (the seccomp filter will be loaded here, last, by the seccomp issue) */
+	r = exec_tool(a->argv, a->envp, a->path);
+	{
+		struct tc_msg m = { .type = TC_MSG_EXEC_FAILED };
+		tc_error_errno(&m.err, "exec", r, "cannot run %s in the sandbox", a->argv[0]);
+		tc_msg_send(a->sync_fd, &m, -1);
+	}
+	_exit(r == ENOENT || r == ENOTDIR ? 127 : 126);
+}
+
+_Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigset_t *waitset)
+{
+	struct tc_error e = { 0 };
+	int sync_fd = a->sync_fd;
+
+	/* Hold nothing of the caller's: no fds but the sync socket, no
+	 * environment, no request, no capabilities, not dumpable. */
+	if (sync_fd != 3) {
+		if (dup2(sync_fd, 3) < 0)
+			_exit(1);
+		sync_fd = 3;
+	}
+	close_range(0, 2, 0);
+	close_range(4, ~0U, 0);
+	for (size_t i = 0; i < TC_ARRAY_SIZE(a->scrub); i++)
+		if (a->scrub[i])
+			explicit_bzero(a->scrub[i], a->scrub_len[i]);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (tc_caps_drop_all(false, 0, 0, &e) < 0) {
+		kill(tool, SIGKILL);
+		fail(sync_fd, &e);
+	}
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(waitset, &si);
+
+		if (sig < 0)
+			continue;
+		if (sig != SIGCHLD) {
+			/* forward what the parent sends; PID 1 of the
+			 * namespace is not a signal target for the tool */
+			kill(tool, sig);
+			continue;
+		}
+		for (;;) {
+			int status;
+			pid_t p = waitpid(-1, &status, WNOHANG | __WALL);
+			if (p <= 0)
+				break;
+			if (p == tool) {
+				struct tc_msg m = { .type = TC_MSG_EXITED, .value = status };
+				tc_msg_send(sync_fd, &m, -1);
+				/* our exit takes every other process in the
+				 * namespace with it */
+				_exit(0);
+			}
+		}
+	}
+}
+
+_Noreturn void tc_child_main(struct tc_child_args *a)
+{
+	static const int forwarded[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1,
+					 SIGUSR2, SIGALRM, SIGCONT, SIGWINCH };
+	struct tc_error e = { 0 };
+	struct tc_msg m;
+	sigset_t waitset;
+	pid_t tool;
+	int fd;
+
+	/* 1. Maps first: until they exist we have no usable ids. */
+	expect(a->sync_fd, TC_MSG_MAPS_DONE);
+	if (tc_userns_enter(a->ids, &e) < 0)
+		fail(a->sync_fd, &e);
+	/* Any credential change clears PDEATHSIG: set it only now. If the
+	 * parent died before this line, the next read of the sync socket
+	 * sees EOF and we leave. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	/* the host's OOM killer takes the sandbox first (children inherit) */
+	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)!write(fd, "1000", 4);
+		close(fd);
+	}
+
+	/* 4a. Hand a netlink socket to the parent, which brings lo up with
+	 * libnl while we build the file system. */
+	fd = tc_net_socket_enter(&e);
+	if (fd < 0)
+		fail(a->sync_fd, &e);
+	m = (struct tc_msg){ .type = TC_MSG_NET_FD };
+	if (tc_msg_send(a->sync_fd, &m, fd) < 0)
+		_exit(1);
+	close(fd);
+
+	/* 2-3. Mounts, pivot_root, read-only everywhere but /tmp and binds. */
+	if (tc_mount_enter(a->plan, &e) < 0)
+		fail(a->sync_fd, &e);
+
+	/* 4b. Hostname, a fresh session keyring (nothing of the caller's). */
+	if (sethostname(a->hostname, strlen(a->hostname)) < 0 ||
+	    setdomainname("none", 4) < 0) {
+		tc_error_errno(&e, "uts", errno, "cannot set the hostname");
+		fail(a->sync_fd, &e);
+	}
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS) {
+		tc_error_errno(&e, "keyring", errno, "cannot join a new session keyring");
+		fail(a->sync_fd, &e);
+	}
+	expect(a->sync_fd, TC_MSG_NET_DONE);
+
+	/* 4c. Signals: default dispositions; init waits for the ones it
+	 * handles with sigwaitinfo, so they are blocked before the fork. */
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			signal(s, SIG_DFL);
+	sigemptyset(&waitset);
+	sigaddset(&waitset, SIGCHLD);
+	for (size_t i = 0; i < TC_ARRAY_SIZE(forwarded); i++)
+		sigaddset(&waitset, forwarded[i]);
+	sigprocmask(SIG_SETMASK, &waitset, NULL);
+
+	/* 5-6. The tool's branch; a raw fork, so no atfork handlers run. */
+	tool = (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, NULL);
+	if (tool < 0) {
+		tc_error_errno(&e, "init", errno, "cannot start the tool");
+		fail(a->sync_fd, &e);
+	}
+	if (tool == 0)
+		tool_main(a);
+	for (int i = 0; i < 3; i++)
+		close(a->stdio[i]);
+	init_main(a, tool, &waitset);
+}

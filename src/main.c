@@ -1,0 +1,613 @@
+/* toolcell's command line: the verbs, the defaults found next to the
+ * binary, the result record and the exit status. The only file that calls
+ * exit(). Everything below the verbs lives in the core library. */
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "toolcell/cli.h"
+#include "toolcell/host.h"
+#include "toolcell/policy.h"
+#include "toolcell/protocol.h"
+#include "toolcell/record.h"
+#include "toolcell/sandbox.h"
+#include "toolcell/sha256.h"
+#include "toolcell/util.h"
+
+#define EXIT_TIMEOUT	124
+#define EXIT_TOOLCELL	125
+#define EXIT_NOEXEC	126
+#define EXIT_NOTFOUND	127
+#define TC_HARNESS	"/usr/lib/toolcell/harness.py"
+#define TC_MANIFEST	"/usr/lib/toolcell/manifest.txt"
+#define TC_PYTHON	"/usr/bin/python3"
+
+extern char **environ;
+
+static bool quiet;
+
+static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("toolcell: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+_Noreturn static void die(const struct tc_error *e)
+{
+	diag("%s", e->message);
+	exit(EXIT_TOOLCELL);
+}
+
+/* ---- defaults next to the binary: build tree first, then the prefix ---- */
+
+static char exe_dir[PATH_MAX];
+
+static void find_exe_dir(void)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0) {
+		strcpy(exe_dir, ".");
+		return;
+	}
+	buf[n] = '\0';
+	snprintf(exe_dir, sizeof(exe_dir), "%s", dirname(buf));
+}
+
+static char *default_path(const char *build_rel, const char *install_rel)
+{
+	char buf[PATH_MAX + 64], real[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s/%s", exe_dir, build_rel);
+	if (access(buf, F_OK) == 0 && realpath(buf, real))
+		return strdup(real);
+	snprintf(buf, sizeof(buf), "%s/%s", exe_dir, install_rel);
+	if (realpath(buf, real))
+		return strdup(real);
+	return strdup(buf);
+}
+
+/* ---- policy + overrides -> config ---- */
+
+struct ctx {
+	struct tc_cli cli;
+	struct tc_policy policy;
+	struct tc_config cfg;
+	struct tc_outcome out;
+	int result_fd;
+	char *policy_path, *rootfs;
+};
+
+static void load_config(struct ctx *c)
+{
+	struct tc_error e = { 0 };
+	char py[PATH_MAX + 32];
+
+	c->policy_path = c->cli.policy_path ? strdup(c->cli.policy_path)
+					    : default_path("policies/default.json",
+							   TOOLCELL_INSTALL_POLICY_REL "/default.json");
+	c->rootfs = default_path("rootfs", TOOLCELL_INSTALL_ROOTFS_REL);
+	if (!c->policy_path || !c->rootfs) {
+		diag("out of memory");
+		exit(EXIT_TOOLCELL);
+	}
+	if (tc_policy_load(c->policy_path, &c->policy, &e) < 0)
+		die(&e);
+	if (tc_policy_apply(&c->policy, &c->cli.overrides, environ, c->rootfs, &c->cfg, &e) < 0)
+		die(&e);
+	snprintf(py, sizeof(py), "%s%s", c->cfg.rootfs, TC_PYTHON);
+	if (access(py, X_OK) < 0) {
+		diag("no Python rootfs at %s (%s); build it with 'cmake --build build --target "
+		     "rootfs' or pass --rootfs DIR",
+		     c->cfg.rootfs, strerror(errno));
+		exit(EXIT_TOOLCELL);
+	}
+	if (c->cfg.require_cgroup2) {
+		diag("%s requires cgroup v2 limits, which this build does not provide yet; use a "
+		     "policy without \"require\": {\"cgroup2\": true}",
+		     c->policy_path);
+		exit(EXIT_TOOLCELL);
+	}
+}
+
+/* ---- the result record ---- */
+
+static void open_result(struct ctx *c)
+{
+	c->result_fd = -1;
+	if (c->cli.result_path) {
+		/* opened before the sandbox exists, never through a symlink */
+		c->result_fd = open(c->cli.result_path,
+				    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+				    0644);
+		if (c->result_fd < 0) {
+			diag("cannot open the result file %s: %s", c->cli.result_path,
+			     strerror(errno));
+			exit(EXIT_TOOLCELL);
+		}
+	} else if (c->cli.result_fd >= 0) {
+		if (fcntl(c->cli.result_fd, F_SETFD, FD_CLOEXEC) < 0) {
+			diag("--result-fd %d is not an open descriptor: %s", c->cli.result_fd,
+			     strerror(errno));
+			exit(EXIT_TOOLCELL);
+		}
+		c->result_fd = c->cli.result_fd;
+	}
+}
+
+static void write_result(struct ctx *c)
+{
+	char *json;
+
+	if (c->result_fd < 0)
+		return;
+	json = tc_record_to_json(&c->out);
+	if (!json || tc_write_all(c->result_fd, json, strlen(json)) < 0)
+		diag("cannot write the result record: %s", json ? strerror(errno) : "out of memory");
+	free(json);
+}
+
+static void hash_file(const char *path, char out[65])
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	unsigned char d[32];
+
+	out[0] = '\0';
+	if (fd >= 0 && tc_sha256_file(fd, TC_TOOL_FILE_MAX, d) >= 0)
+		tc_hex_sha256(d, out);
+}
+
+static void fill_provenance(struct ctx *c, const char *tool_host_path)
+{
+	char manifest[PATH_MAX + 64];
+
+	tc_hex_sha256(c->policy.sha256, c->out.policy_sha256);
+	c->out.policy_path = c->policy_path;
+	snprintf(manifest, sizeof(manifest), "%s%s", c->cfg.rootfs, TC_MANIFEST);
+	hash_file(manifest, c->out.rootfs_sha256);
+	if (tool_host_path) {
+		c->out.tool_path = tool_host_path;
+		hash_file(tool_host_path, c->out.tool_sha256);
+	}
+}
+
+/* ---- working directory and binds for run / python ---- */
+
+/* The inside path of host path p when a bind covers it, else NULL. */
+static char *inside_of(const struct tc_config *cfg, const struct tc_bind *extra, size_t n_extra,
+		       const char *p)
+{
+	const struct tc_bind *all[TC_MAX_BINDS + 3];
+	struct tc_bind ws = { cfg->workspace, cfg->workspace_inside, true };
+	size_t n = 0;
+
+	for (size_t i = 0; i < cfg->n_binds; i++)
+		all[n++] = &cfg->binds[i];
+	for (size_t i = 0; i < n_extra; i++)
+		all[n++] = &extra[i];
+	if (cfg->workspace)
+		all[n++] = &ws;
+	for (size_t i = 0; i < n; i++) {
+		size_t hl = strlen(all[i]->host);
+		char *r;
+
+		if (strncmp(p, all[i]->host, hl) != 0 || (p[hl] != '\0' && p[hl] != '/'))
+			continue;
+		if (asprintf(&r, "%s%s", all[i]->inside, p + hl) < 0)
+			return NULL;
+		return r;
+	}
+	return NULL;
+}
+
+static char *choose_cwd(const struct tc_config *cfg, const struct tc_bind *extra, size_t n_extra)
+{
+	char here[PATH_MAX];
+	char *r = NULL;
+
+	if (getcwd(here, sizeof(here)))
+		r = inside_of(cfg, extra, n_extra, here);
+	if (!r)
+		r = strdup(cfg->workspace ? cfg->workspace_inside : "/");
+	return r;
+}
+
+/* ---- ending like the tool ended ---- */
+
+static const char *limit_words(const struct tc_outcome *o)
+{
+	switch (o->status) {
+	case TC_STATUS_TIMEOUT:
+		return "the tool reached its time limit";
+	case TC_STATUS_MEMORY_LIMIT:
+		return "the tool reached its memory limit";
+	case TC_STATUS_PIDS_LIMIT:
+		return "the tool reached its process limit";
+	case TC_STATUS_OUTPUT_LIMIT:
+		return "the tool exceeded its output limit and was stopped";
+	case TC_STATUS_SYSCALL_DENIED:
+		return "the tool made a forbidden system call";
+	case TC_STATUS_OK:
+	case TC_STATUS_EXIT_NONZERO:
+	case TC_STATUS_SIGNALED:
+	case TC_STATUS_REJECTED:
+	case TC_STATUS_SANDBOX_ERROR:
+		break;
+	}
+	return NULL;
+}
+
+static void explain(const struct ctx *c)
+{
+	const struct tc_outcome *o = &c->out;
+	const char *w = limit_words(o);
+
+	if (o->status == TC_STATUS_SANDBOX_ERROR || c->out.err.message[0]) {
+		if (o->err.message[0])
+			diag("%s", o->err.message);
+		return;
+	}
+	if (quiet || !w)
+		return;
+	if (o->status == TC_STATUS_TIMEOUT)
+		diag("%s (%s)", w,
+		     o->signaled && o->signal == SIGXCPU ? "CPU time" : "wall clock");
+	else if (o->status == TC_STATUS_OUTPUT_LIMIT)
+		diag("%s (%s)", w, o->stdout_truncated ? "stdout" : "stderr");
+	else
+		diag("%s%s", w, o->status_inferred ? " (inferred from its last words)" : "");
+}
+
+_Noreturn static void end_like(int sig)
+{
+	struct rlimit none = { 0, 0 };
+	sigset_t s;
+
+	/* no core file of toolcell's own, then the same death as the tool */
+	setrlimit(RLIMIT_CORE, &none);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	signal(sig, SIG_DFL);
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	kill(getpid(), sig);
+	exit(128 + sig); /* a signal that does not end a process */
+}
+
+_Noreturn static void finish_relay(struct ctx *c, const struct tc_sandbox_result *res)
+{
+	const struct tc_outcome *o = &c->out;
+
+	write_result(c);
+	explain(c);
+	fflush(stderr);
+	if (res->toolcell_signal)
+		end_like(res->toolcell_signal);
+	if (o->status == TC_STATUS_SANDBOX_ERROR)
+		exit(EXIT_TOOLCELL);
+	if (res->exec_errno)
+		exit(res->exec_errno == ENOENT || res->exec_errno == ENOTDIR ? EXIT_NOTFOUND
+									      : EXIT_NOEXEC);
+	if (o->status == TC_STATUS_TIMEOUT)
+		exit(EXIT_TIMEOUT);
+	if (o->signaled)
+		end_like(o->signal);
+	exit(o->exited ? o->exit_code : EXIT_TOOLCELL);
+}
+
+/* ---- verbs ---- */
+
+static void init_ctx(struct ctx *c)
+{
+	load_config(c);
+	open_result(c);
+	tc_outcome_init(&c->out);
+	quiet = c->cli.quiet;
+}
+
+_Noreturn static void verb_run(struct ctx *c)
+{
+	struct tc_sandbox_spec spec = { .cfg = &c->cfg, .io = TC_IO_RELAY };
+	struct tc_sandbox_result res;
+	struct tc_error e = { 0 };
+	_cleanup_free_ char *cwd = NULL;
+
+	init_ctx(c);
+	cwd = choose_cwd(&c->cfg, NULL, 0);
+	spec.argv = c->cli.argv;
+	spec.cwd = cwd;
+	spec.verbose = c->cli.verbose;
+	fill_provenance(c, NULL);
+	tc_sandbox_run(&spec, &c->out, &res, &e);
+	finish_relay(c, &res);
+}
+
+_Noreturn static void verb_python(struct ctx *c)
+{
+	struct tc_sandbox_spec spec = { .cfg = &c->cfg, .io = TC_IO_RELAY };
+	struct tc_sandbox_result res;
+	struct tc_error e = { 0 };
+	char script[PATH_MAX], dir[PATH_MAX];
+	_cleanup_free_ char *cwd = NULL, *inside_script = NULL;
+	char **argv = calloc((size_t)c->cli.argc + 2, sizeof(char *));
+	bool have_script = false;
+
+	if (!argv)
+		exit(EXIT_TOOLCELL);
+	init_ctx(c);
+	if (c->cli.script_index >= 0 && realpath(c->cli.argv[c->cli.script_index], script)) {
+		struct stat st;
+
+		/* only a readable regular file is bound; anything else is
+		 * left for python3 to report as it would */
+		if (stat(script, &st) == 0 && S_ISREG(st.st_mode)) {
+			have_script = true;
+			if (c->cli.script_dir) {
+				snprintf(dir, sizeof(dir), "%s", script);
+				spec.extra_binds[0] = (struct tc_bind){ dirname(dir), NULL, false };
+				spec.extra_binds[0].inside = spec.extra_binds[0].host;
+			} else {
+				spec.extra_binds[0] = (struct tc_bind){ script, script, false };
+			}
+			spec.n_extra_binds = 1;
+		}
+	}
+	cwd = choose_cwd(&c->cfg, spec.extra_binds, spec.n_extra_binds);
+	/* argv[0] "python3" so python3's own messages read as they do bare */
+	argv[0] = "python3";
+	for (int i = 0; i < c->cli.argc; i++)
+		argv[i + 1] = c->cli.argv[i];
+	if (c->cli.script_index >= 0) {
+		const char *given = c->cli.argv[c->cli.script_index];
+		char here[PATH_MAX];
+
+		/* a relative script path only works from a kept cwd */
+		if (given[0] != '/' && !(getcwd(here, sizeof(here)) &&
+					 (inside_script = inside_of(&c->cfg, spec.extra_binds,
+								    spec.n_extra_binds, here)))) {
+			char abs[PATH_MAX + 2];
+			if (!have_script) {
+				if (getcwd(here, sizeof(here)))
+					snprintf(abs, sizeof(abs), "%s/%s", here, given);
+				else
+					snprintf(abs, sizeof(abs), "%s", given);
+				argv[c->cli.script_index + 1] = strdup(abs);
+			} else {
+				argv[c->cli.script_index + 1] = script;
+			}
+		}
+	}
+	spec.argv = argv;
+	spec.cwd = cwd;
+	spec.verbose = c->cli.verbose;
+	fill_provenance(c, have_script ? script : NULL);
+	tc_sandbox_run(&spec, &c->out, &res, &e);
+	finish_relay(c, &res);
+}
+
+static const char *toolcell_error_type(enum tc_status s)
+{
+	switch (s) {
+	case TC_STATUS_TIMEOUT:
+		return "Timeout";
+	case TC_STATUS_MEMORY_LIMIT:
+		return "MemoryLimit";
+	case TC_STATUS_PIDS_LIMIT:
+		return "PidsLimit";
+	case TC_STATUS_OUTPUT_LIMIT:
+		return "OutputLimit";
+	case TC_STATUS_SYSCALL_DENIED:
+		return "SyscallDenied";
+	case TC_STATUS_SIGNALED:
+		return "Signaled";
+	case TC_STATUS_REJECTED:
+		return "BadRequest";
+	case TC_STATUS_SANDBOX_ERROR:
+		return "SandboxError";
+	case TC_STATUS_OK:
+	case TC_STATUS_EXIT_NONZERO:
+		break;
+	}
+	return NULL;
+}
+
+_Noreturn static void print_envelope(struct ctx *c, const struct tc_response *resp,
+				     const char *type, const char *message, int code)
+{
+	char *json = tc_envelope_to_json(&c->out, resp, type, message);
+
+	write_result(c);
+	if (!json) {
+		diag("out of memory");
+		exit(EXIT_TOOLCELL);
+	}
+	if (tc_write_all(STDOUT_FILENO, json, strlen(json)) < 0)
+		diag("cannot write the envelope: %s", strerror(errno));
+	free(json);
+	exit(code);
+}
+
+_Noreturn static void call_refused(struct ctx *c, const struct tc_error *e)
+{
+	struct tc_response none = { 0 };
+
+	c->out.status = TC_STATUS_REJECTED;
+	c->out.err = *e;
+	if (!quiet)
+		diag("%s", e->message);
+	print_envelope(c, &none, "BadRequest", e->message, EXIT_TOOLCELL);
+}
+
+_Noreturn static void verb_call(struct ctx *c)
+{
+	struct tc_sandbox_spec spec = { .cfg = &c->cfg, .io = TC_IO_MEMORY };
+	struct tc_sandbox_result res;
+	struct tc_response resp = { 0 };
+	struct tc_error e = { 0 };
+	char tool[PATH_MAX], msg[TC_ERROR_MESSAGE_MAX + 64];
+	char *argv[] = { "python3", "-I", TC_HARNESS, tool, NULL };
+	_cleanup_free_ char *cwd = NULL, *req = NULL;
+	const char *type;
+	size_t req_len = 0;
+	struct stat st;
+	int r;
+
+	init_ctx(c);
+	fill_provenance(c, NULL);
+	if (!realpath(c->cli.argv[0], tool) || stat(tool, &st) < 0 || !S_ISREG(st.st_mode)) {
+		tc_error_errno(&e, "request", errno ? errno : EINVAL, "cannot use the tool %s",
+			       c->cli.argv[0]);
+		call_refused(c, &e);
+	}
+	fill_provenance(c, tool);
+	r = tc_read_fd(STDIN_FILENO, c->cfg.limit[TC_LIMIT_REQUEST], &req, &req_len);
+	if (r == -EFBIG) {
+		tc_error_set(&e, "request", E2BIG, "request: larger than the %llu-byte limit",
+			     (unsigned long long)c->cfg.limit[TC_LIMIT_REQUEST]);
+		call_refused(c, &e);
+	}
+	if (r < 0) {
+		tc_error_errno(&e, "request", -r, "cannot read the request from stdin");
+		call_refused(c, &e);
+	}
+	if (tc_json_validate(req, req_len, c->cfg.limit[TC_LIMIT_REQUEST], "request", &e) < 0)
+		call_refused(c, &e);
+
+	spec.extra_binds[0] = (struct tc_bind){ tool, tool, false };
+	spec.n_extra_binds = 1;
+	cwd = strdup(c->cfg.workspace ? c->cfg.workspace_inside : "/");
+	spec.argv = argv;
+	spec.cwd = cwd;
+	spec.stdin_buf = req;
+	spec.stdin_len = req_len;
+	spec.verbose = c->cli.verbose;
+	tc_sandbox_run(&spec, &c->out, &res, &e);
+
+	type = toolcell_error_type(c->out.status);
+	if (c->out.status == TC_STATUS_SANDBOX_ERROR) {
+		if (!quiet)
+			diag("%s", c->out.err.message);
+		print_envelope(c, &resp, type, c->out.err.message, EXIT_TOOLCELL);
+	}
+	if (type) {
+		explain(c);
+		snprintf(msg, sizeof(msg), "%s", limit_words(&c->out) ? limit_words(&c->out) : type);
+		print_envelope(c, &resp, type, msg, 1);
+	}
+	r = tc_response_parse(res.stdout_buf ? res.stdout_buf : "", res.stdout_len,
+			      c->cfg.limit[TC_LIMIT_REQUEST], &resp, &e);
+	if (r < 0 || (c->out.exit_code != 0 && resp.ok)) {
+		if (r >= 0)
+			snprintf(msg, sizeof(msg), "the tool exited with status %d",
+				 c->out.exit_code);
+		else if (c->out.exit_code != 0)
+			snprintf(msg, sizeof(msg), "the tool exited with status %d: %s",
+				 c->out.exit_code, e.message);
+		else
+			snprintf(msg, sizeof(msg), "%s", e.message);
+		tc_response_release(&resp);
+		memset(&resp, 0, sizeof(resp));
+		print_envelope(c, &resp, "InvalidResponse", msg, 1);
+	}
+	if (!resp.ok && resp.err_type && strcmp(resp.err_type, "MemoryError") == 0) {
+		/* the tool's word for it: its allocation failed under the cap */
+		c->out.status = TC_STATUS_MEMORY_LIMIT;
+		c->out.status_inferred = true;
+	}
+	print_envelope(c, &resp, NULL, NULL, resp.ok ? 0 : 1);
+}
+
+_Noreturn static void verb_policy_check(struct ctx *c)
+{
+	struct tc_error e = { 0 };
+	char *json;
+
+	if (tc_policy_load(c->cli.argv[0], &c->policy, &e) < 0)
+		die(&e);
+	json = tc_policy_to_json(&c->policy);
+	if (!json) {
+		diag("out of memory");
+		exit(EXIT_TOOLCELL);
+	}
+	fputs(json, stdout);
+	if (json[0] && json[strlen(json) - 1] != '\n')
+		fputc('\n', stdout);
+	free(json);
+	exit(0);
+}
+
+_Noreturn static void verb_check(struct ctx *c)
+{
+	struct tc_sandbox_spec spec = { .cfg = &c->cfg, .io = TC_IO_MEMORY, .cwd = "/" };
+	char *argv[] = { "python3", "-S", "-c", "pass", NULL };
+	struct tc_sandbox_result res;
+	struct tc_error e = { 0 };
+	bool ok;
+
+	ok = tc_host_report(stdout);
+	fflush(stdout);
+	load_config(c);
+	tc_outcome_init(&c->out);
+	spec.argv = argv;
+	/* the proof: a real sandbox with this policy's settings */
+	if (tc_sandbox_run(&spec, &c->out, &res, &e) < 0 || c->out.status != TC_STATUS_OK) {
+		printf("sandbox: FAILED: %s\n",
+		       c->out.err.message[0] ? c->out.err.message : tc_status_name(c->out.status));
+		ok = false;
+	} else {
+		printf("sandbox: ok (python3 ran in all namespaces in %llu ms)\n",
+		       (unsigned long long)c->out.wall_ms);
+	}
+	tc_sandbox_result_release(&res);
+	printf("verdict: %s can%s run here\n", c->policy_path, ok ? "" : "not");
+	exit(ok ? 0 : EXIT_TOOLCELL);
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx c = { 0 };
+	struct tc_error e = { 0 };
+
+	/* a closed reader of ours must not kill us before the record */
+	signal(SIGPIPE, SIG_IGN);
+	find_exe_dir();
+	if (tc_cli_parse(argc, argv, environ, &c.cli, &e) < 0) {
+		diag("%s", e.message);
+		return EXIT_TOOLCELL;
+	}
+	switch (c.cli.verb) {
+	case TC_VERB_NONE:
+		fputs(tc_cli_help(TC_VERB_NONE), stderr);
+		return EXIT_TOOLCELL;
+	case TC_VERB_HELP:
+		fputs(tc_cli_help(c.cli.help_verb), stdout);
+		return 0;
+	case TC_VERB_VERSION:
+		printf("toolcell %s\n", TOOLCELL_VERSION);
+		return 0;
+	case TC_VERB_RUN:
+		verb_run(&c);
+	case TC_VERB_PYTHON:
+		verb_python(&c);
+	case TC_VERB_CALL:
+		verb_call(&c);
+	case TC_VERB_CHECK:
+		verb_check(&c);
+	case TC_VERB_POLICY_CHECK:
+		verb_policy_check(&c);
+	}
+	return EXIT_TOOLCELL;
+}

@@ -1,0 +1,580 @@
+/* The sandbox's file system: a tmpfs root holding the rootfs's /usr and /etc
+ * bound read-only, a fresh /proc, a minimal /dev, a size-limited /tmp and
+ * /dev/shm, and the configured binds. The plan is built and checked in the
+ * parent (pure code plus stat); the child carries it out with plain
+ * syscalls on the prepared strings and allocates nothing. */
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "toolcell/mount.h"
+#include "toolcell/util.h"
+
+/* The rootfs tree that PYTHONPYCACHEPREFIX=/tmp/pycache resolves into (see
+ * rootfs/build-rootfs): hard links to the precompiled standard library. */
+#define TC_ROOTFS_PYCACHE "/usr/lib/toolcell/pycache/usr"
+
+static const char *const dev_nodes[] = { "null", "zero", "full", "random", "urandom" };
+
+static const char *const dev_links[][2] = {
+	{ "fd", "/proc/self/fd" },
+	{ "stdin", "/proc/self/fd/0" },
+	{ "stdout", "/proc/self/fd/1" },
+	{ "stderr", "/proc/self/fd/2" },
+};
+
+static const char *const root_links[][2] = {
+	{ "bin", "usr/bin" },
+	{ "sbin", "usr/sbin" },
+	{ "lib", "usr/lib" },
+	{ "lib64", "usr/lib64" },
+};
+
+static char *staged(const char *inside)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s", TC_STAGING, strcmp(inside, "/") == 0 ? "" : inside) < 0)
+		return NULL;
+	return s;
+}
+
+static struct tc_mount_op *plan_add(struct tc_mount_plan *p, enum tc_mount_step step,
+				    const char *source, const char *target_inside, const char *data)
+{
+	struct tc_mount_op *op;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		struct tc_mount_op *n = realloc(p->ops, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		p->ops = n;
+		p->cap = cap;
+	}
+	op = &p->ops[p->n];
+	memset(op, 0, sizeof(*op));
+	op->step = step;
+	op->fd = -1;
+	op->mode = 0755;
+	if ((source && !(op->source = strdup(source))) ||
+	    (target_inside && !(op->target = staged(target_inside))) ||
+	    (data && !(op->data = strdup(data)))) {
+		free(op->source);
+		free(op->target);
+		free(op->data);
+		return NULL;
+	}
+	p->n++;
+	return op;
+}
+
+static bool plan_has_dir(const struct tc_mount_plan *p, const char *target)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if ((p->ops[i].step == TC_MS_MKDIR || p->ops[i].step == TC_MS_MKFILE) &&
+		    strcmp(p->ops[i].target, target) == 0)
+			return true;
+	return false;
+}
+
+/* mkdir -p for the parents of inside (not inside itself), skipping ones
+ * the plan already creates. */
+static int plan_parents(struct tc_mount_plan *p, const char *inside)
+{
+	char buf[TC_PATH_MAX];
+	size_t len = strlen(inside);
+
+	if (len >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, inside, len + 1);
+	for (char *s = buf + 1; (s = strchr(s, '/')); s++) {
+		_cleanup_free_ char *t = NULL;
+
+		*s = '\0';
+		t = staged(buf);
+		if (!t)
+			return -ENOMEM;
+		if (!plan_has_dir(p, t) && !plan_add(p, TC_MS_MKDIR, NULL, buf, NULL))
+			return -ENOMEM;
+		*s = '/';
+	}
+	return 0;
+}
+
+static int plan_bind(struct tc_mount_plan *p, const char *host, const char *inside, bool is_dir,
+		     unsigned attrs, bool optional)
+{
+	struct tc_mount_op *op;
+	int r = plan_parents(p, inside);
+
+	if (r < 0)
+		return r;
+	if (!plan_add(p, is_dir ? TC_MS_MKDIR : TC_MS_MKFILE, NULL, inside, NULL))
+		return -ENOMEM;
+	op = plan_add(p, TC_MS_BIND, host, inside, NULL);
+	if (!op)
+		return -ENOMEM;
+	op->is_dir = is_dir;
+	op->attrs = attrs;
+	op->optional = optional;
+	return 0;
+}
+
+static bool under_tmp(const char *inside)
+{
+	return tc_startswith(inside, "/tmp/");
+}
+
+static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, size_t n_extra,
+		      const bool *extra_is_dir, struct tc_mount_plan *p)
+{
+	char buf[TC_PATH_MAX + 64];
+	struct tc_mount_op *op;
+	int r;
+
+	/* 1. The staging root: only directories, symlinks and mount points,
+	 * locked read-only before the tool exists. */
+	if (!plan_add(p, TC_MS_STAGE, NULL, "/", "mode=0755,size=1m,nr_inodes=4096"))
+		return -ENOMEM;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(root_links); i++) {
+		snprintf(buf, sizeof(buf), "/%s", root_links[i][0]);
+		if (!plan_add(p, TC_MS_SYMLINK, root_links[i][1], buf, NULL))
+			return -ENOMEM;
+	}
+	static const char *const dirs[] = { "/usr", "/etc", "/proc", "/tmp", "/dev", "/dev/shm" };
+	for (size_t i = 0; i < TC_ARRAY_SIZE(dirs); i++)
+		if (!plan_add(p, TC_MS_MKDIR, NULL, dirs[i], NULL))
+			return -ENOMEM;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(dev_links); i++) {
+		snprintf(buf, sizeof(buf), "/dev/%s", dev_links[i][0]);
+		if (!plan_add(p, TC_MS_SYMLINK, dev_links[i][1], buf, NULL))
+			return -ENOMEM;
+	}
+
+	/* 2. Read-only content: the rootfs, read-only binds, the tool file. */
+	snprintf(buf, sizeof(buf), "%s/usr", cfg->rootfs);
+	op = plan_add(p, TC_MS_BIND, buf, "/usr", NULL);
+	if (!op)
+		return -ENOMEM;
+	op->is_dir = true;
+	snprintf(buf, sizeof(buf), "%s/etc", cfg->rootfs);
+	op = plan_add(p, TC_MS_BIND, buf, "/etc", NULL);
+	if (!op)
+		return -ENOMEM;
+	op->is_dir = true;
+	for (size_t i = 0; i < cfg->n_binds; i++) {
+		/* kinds are unknown until tc_mount_prepare stats the host:
+		 * plan a directory and let prepare switch it to a file. */
+		if (cfg->binds[i].writable)
+			continue;
+		r = plan_bind(p, cfg->binds[i].host, cfg->binds[i].inside, true, 0, false);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < n_extra; i++) {
+		if (under_tmp(extra[i].inside))
+			continue; /* after /tmp exists, below */
+		r = plan_bind(p, extra[i].host, extra[i].inside, extra_is_dir[i], 0, false);
+		if (r < 0)
+			return r;
+	}
+	/* a fresh proc for the new PID namespace, before the old root goes */
+	op = plan_add(p, TC_MS_PROC, NULL, "/proc", "hidepid=invisible");
+	if (!op)
+		return -ENOMEM;
+	op->attrs = TC_MA_NOSUID | TC_MA_NODEV | TC_MA_NOEXEC;
+	/* writable mount points must exist before the lock */
+	for (size_t i = 0; i < cfg->n_binds; i++) {
+		if (!cfg->binds[i].writable)
+			continue;
+		r = plan_parents(p, cfg->binds[i].inside);
+		if (r < 0)
+			return r;
+		if (!plan_add(p, TC_MS_MKDIR, NULL, cfg->binds[i].inside, NULL))
+			return -ENOMEM;
+	}
+	if (cfg->workspace) {
+		r = plan_parents(p, cfg->workspace_inside);
+		if (r < 0)
+			return r;
+		if (!plan_add(p, TC_MS_MKDIR, NULL, cfg->workspace_inside, NULL))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < TC_ARRAY_SIZE(dev_nodes); i++) {
+		snprintf(buf, sizeof(buf), "/dev/%s", dev_nodes[i]);
+		if (!plan_add(p, TC_MS_MKFILE, NULL, buf, NULL))
+			return -ENOMEM;
+	}
+
+	/* 3. Lock: a bind ignores MS_RDONLY, so set read-only, nosuid and
+	 * nodev on the whole tree at once, before anything writable joins. */
+	if (!plan_add(p, TC_MS_LOCK, NULL, NULL, NULL))
+		return -ENOMEM;
+
+	/* 4. The writable places and the device nodes, each with its own attrs. */
+	snprintf(buf, sizeof(buf), "mode=1777,size=%llu,nr_inodes=%llu",
+		 (unsigned long long)cfg->limit[TC_LIMIT_TMP],
+		 (unsigned long long)cfg->limit[TC_LIMIT_TMP_INODES]);
+	op = plan_add(p, TC_MS_TMPFS, NULL, "/tmp", buf);
+	if (!op)
+		return -ENOMEM;
+	op->attrs = TC_MA_NOSUID | TC_MA_NODEV | TC_MA_NOEXEC;
+	/* PYTHONPYCACHEPREFIX=/tmp/pycache: the tool may write its own
+	 * modules' bytecode there; the standard library's is bound in. */
+	op = plan_add(p, TC_MS_MKDIR, NULL, "/tmp/pycache", NULL);
+	if (!op)
+		return -ENOMEM;
+	op->mode = 01777;
+	if (!plan_add(p, TC_MS_MKDIR, NULL, "/tmp/pycache/usr", NULL))
+		return -ENOMEM;
+	snprintf(buf, sizeof(buf), "%s%s", cfg->rootfs, TC_ROOTFS_PYCACHE);
+	op = plan_add(p, TC_MS_BIND, buf, "/tmp/pycache/usr", NULL);
+	if (!op)
+		return -ENOMEM;
+	op->is_dir = true;
+	op->optional = true;
+	op->attrs = TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NODEV | TC_MA_NOEXEC;
+
+	/* a script in the host's /tmp: its mount point lives in our /tmp */
+	for (size_t i = 0; i < n_extra; i++) {
+		if (!under_tmp(extra[i].inside))
+			continue;
+		r = plan_bind(p, extra[i].host, extra[i].inside, extra_is_dir[i],
+			      TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NODEV, false);
+		if (r < 0)
+			return r;
+	}
+
+	snprintf(buf, sizeof(buf), "mode=1777,size=%llu,nr_inodes=1024",
+		 (unsigned long long)cfg->limit[TC_LIMIT_SHM]);
+	op = plan_add(p, TC_MS_TMPFS, NULL, "/dev/shm", buf);
+	if (!op)
+		return -ENOMEM;
+	op->attrs = TC_MA_NOSUID | TC_MA_NODEV | TC_MA_NOEXEC;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(dev_nodes); i++) {
+		char host[64];
+
+		snprintf(host, sizeof(host), "/dev/%s", dev_nodes[i]);
+		op = plan_add(p, TC_MS_BIND, host, host, NULL);
+		if (!op)
+			return -ENOMEM;
+		/* devices stay usable: no nodev; writes to a device are not
+		 * blocked by a read-only mount */
+		op->attrs = TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NOEXEC;
+	}
+	for (size_t i = 0; i < cfg->n_binds; i++) {
+		if (!cfg->binds[i].writable)
+			continue;
+		op = plan_add(p, TC_MS_BIND, cfg->binds[i].host, cfg->binds[i].inside, NULL);
+		if (!op)
+			return -ENOMEM;
+		op->is_dir = true;
+		op->attrs = TC_MA_NOSUID | TC_MA_NODEV;
+	}
+	if (cfg->workspace) {
+		op = plan_add(p, TC_MS_BIND, cfg->workspace, cfg->workspace_inside, NULL);
+		if (!op)
+			return -ENOMEM;
+		op->is_dir = true;
+		op->need_dir = true;
+		op->attrs = TC_MA_NOSUID | TC_MA_NODEV;
+	}
+
+	/* 5. Into the new root. */
+	if (!plan_add(p, TC_MS_PIVOT, NULL, NULL, NULL))
+		return -ENOMEM;
+	return 0;
+}
+
+int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra, size_t n_extra,
+			const bool *extra_is_dir, const char *cwd, struct tc_mount_plan *ret,
+			struct tc_error *err)
+{
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!cfg->rootfs || cfg->rootfs[0] != '/')
+		return tc_error_set(err, "mount", EINVAL, "the rootfs path must be absolute");
+	r = plan_build(cfg, extra, n_extra, extra_is_dir, ret);
+	if (r >= 0 && !(ret->cwd = strdup(cwd ? cwd : "/")))
+		r = -ENOMEM;
+	if (r < 0) {
+		tc_mount_plan_release(ret);
+		return tc_error_errno(err, "mount", -r, "cannot plan the sandbox's mounts");
+	}
+	return 0;
+}
+
+void tc_mount_plan_release(struct tc_mount_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		free(plan->ops[i].source);
+		free(plan->ops[i].target);
+		free(plan->ops[i].data);
+	}
+	free(plan->ops);
+	free(plan->cwd);
+	memset(plan, 0, sizeof(*plan));
+}
+
+/* Host paths a bind must never expose, checked again after resolution. */
+static bool host_path_refused(const char *path)
+{
+	static const char *const under[] = { "/proc", "/sys", "/dev", "/run" };
+
+	if (strcmp(path, "/") == 0 || strcmp(path, "/home") == 0 || strcmp(path, "/root") == 0)
+		return true;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(under); i++) {
+		size_t n = strlen(under[i]);
+		if (strncmp(path, under[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *err)
+{
+	struct stat st;
+
+	if (host_path_refused(path))
+		return tc_error_set(err, "mount", EPERM,
+				    "refusing to bind %s: it exposes the host's %s", path,
+				    strcmp(path, "/") == 0 ? "whole file system" : "system state");
+	if (lstat(path, &st) < 0)
+		return tc_error_errno(err, "mount", errno, "cannot bind %s", path);
+	if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
+		*ret_is_dir = S_ISDIR(st.st_mode);
+		return 0;
+	}
+	return tc_error_set(err, "mount", EPERM,
+			    "refusing to bind %s: only directories and regular files may be bound "
+			    "(it is a %s)",
+			    path,
+			    S_ISSOCK(st.st_mode)  ? "socket"
+			    : S_ISCHR(st.st_mode) ? "character device"
+			    : S_ISBLK(st.st_mode) ? "block device"
+			    : S_ISFIFO(st.st_mode) ? "FIFO"
+						   : "symbolic link");
+}
+
+static bool is_own_dev_node(const struct tc_mount_op *op)
+{
+	return tc_startswith(op->source, "/dev/") && strchr(op->source + 5, '/') == NULL &&
+	       tc_startswith(op->target, TC_STAGING "/dev/");
+}
+
+int tc_mount_prepare(struct tc_mount_plan *plan, struct tc_error *err)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		struct tc_mount_op *op = &plan->ops[i];
+		char resolved[PATH_MAX];
+		struct stat st;
+		bool is_dir;
+		int r;
+
+		if (op->step != TC_MS_BIND)
+			continue;
+		if (is_own_dev_node(op)) {
+			if (stat(op->source, &st) < 0 || !S_ISCHR(st.st_mode))
+				return tc_error_errno(err, "mount", errno ? errno : ENODEV,
+						      "the host has no usable %s", op->source);
+			op->dev = st.st_dev;
+			op->ino = st.st_ino;
+			continue;
+		}
+		if (!realpath(op->source, resolved)) {
+			if (errno == ENOENT && op->optional) {
+				op->missing = true;
+				continue;
+			}
+			return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
+		}
+		r = tc_mount_check_source(resolved, &is_dir, err);
+		if (r < 0)
+			return r;
+		if (strcmp(resolved, op->source) != 0) {
+			char *s = strdup(resolved);
+			if (!s)
+				return tc_error_errno(err, "mount", ENOMEM, "cannot plan binds");
+			free(op->source);
+			op->source = s;
+		}
+		if (is_dir != op->is_dir) {
+			/* the mount point was planned as a directory before we
+			 * could stat the source: make it a file instead */
+			struct tc_mount_op *mp = NULL;
+
+			if (op->need_dir)
+				return tc_error_set(err, "mount", ENOTDIR,
+						    "cannot use %s as the workspace: it is not a "
+						    "directory",
+						    op->source);
+			for (size_t j = 0; j < i; j++)
+				if ((plan->ops[j].step == TC_MS_MKDIR ||
+				     plan->ops[j].step == TC_MS_MKFILE) &&
+				    strcmp(plan->ops[j].target, op->target) == 0)
+					mp = &plan->ops[j];
+			if (!mp)
+				return tc_error_set(err, "mount", EINVAL,
+						    "no mount point planned for %s", op->target);
+			mp->step = is_dir ? TC_MS_MKDIR : TC_MS_MKFILE;
+			op->is_dir = is_dir;
+		}
+		if (lstat(op->source, &st) < 0)
+			return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
+		op->dev = st.st_dev;
+		op->ino = st.st_ino;
+	}
+	return 0;
+}
+
+/* ---- child side: plain syscalls on prepared strings, no allocation ---- */
+
+static int open_source(struct tc_mount_op *op, struct tc_error *err)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	int fd;
+
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, op->source, &how, sizeof(how));
+	if (fd < 0)
+		return tc_error_errno(err, "mount", errno, "cannot open bind source %s",
+				      op->source);
+	if (fstat(fd, &st) < 0 || st.st_dev != op->dev || st.st_ino != op->ino) {
+		close(fd);
+		return tc_error_set(err, "mount", ESTALE,
+				    "bind source %s changed between the check and the mount",
+				    op->source);
+	}
+	op->fd = fd;
+	return 0;
+}
+
+static unsigned long ms_flags(unsigned attrs)
+{
+	return ((attrs & TC_MA_RDONLY) ? MS_RDONLY : 0) | ((attrs & TC_MA_NOSUID) ? MS_NOSUID : 0) |
+	       ((attrs & TC_MA_NODEV) ? MS_NODEV : 0) | ((attrs & TC_MA_NOEXEC) ? MS_NOEXEC : 0);
+}
+
+static int set_attrs(const char *target, unsigned attrs, bool recursive, struct tc_error *err)
+{
+	struct mount_attr a = { 0 };
+
+	if (!attrs)
+		return 0;
+	a.attr_set = ((attrs & TC_MA_RDONLY) ? MOUNT_ATTR_RDONLY : 0) |
+		     ((attrs & TC_MA_NOSUID) ? MOUNT_ATTR_NOSUID : 0) |
+		     ((attrs & TC_MA_NODEV) ? MOUNT_ATTR_NODEV : 0) |
+		     ((attrs & TC_MA_NOEXEC) ? MOUNT_ATTR_NOEXEC : 0);
+	if (mount_setattr(AT_FDCWD, target, AT_SYMLINK_NOFOLLOW | (recursive ? AT_RECURSIVE : 0),
+			  &a, sizeof(a)) < 0)
+		return tc_error_errno(err, "mount", errno, "cannot restrict the mount at %s",
+				      target + strlen(TC_STAGING));
+	return 0;
+}
+
+static int do_bind(const struct tc_mount_op *op, struct tc_error *err)
+{
+	char src[64];
+
+	snprintf(src, sizeof(src), "/proc/self/fd/%d", op->fd);
+	if (mount(src, op->target, NULL, MS_BIND | MS_REC, NULL) < 0)
+		return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
+	/* a bind ignores the flags of mount(2): set them on the new mount */
+	return set_attrs(op->target, op->attrs, true, err);
+}
+
+static int do_step(struct tc_mount_op *op, struct tc_error *err)
+{
+	int fd;
+
+	switch (op->step) {
+	case TC_MS_STAGE:
+		if (mount("tmpfs", TC_STAGING, "tmpfs", MS_NOSUID | MS_NODEV, op->data) < 0)
+			return tc_error_errno(err, "mount", errno, "cannot mount the root tmpfs");
+		return 0;
+	case TC_MS_MKDIR:
+		if (mkdir(op->target, op->mode) < 0 && errno != EEXIST)
+			return tc_error_errno(err, "mount", errno, "cannot create %s",
+					      op->target + strlen(TC_STAGING));
+		/* mkdir honours the umask; 01777 must be exact */
+		if (op->mode & 01000)
+			chmod(op->target, op->mode);
+		return 0;
+	case TC_MS_MKFILE:
+		fd = open(op->target, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0444);
+		if (fd < 0)
+			return tc_error_errno(err, "mount", errno, "cannot create %s",
+					      op->target + strlen(TC_STAGING));
+		close(fd);
+		return 0;
+	case TC_MS_SYMLINK:
+		if (symlink(op->source, op->target) < 0)
+			return tc_error_errno(err, "mount", errno, "cannot create %s",
+					      op->target + strlen(TC_STAGING));
+		return 0;
+	case TC_MS_BIND:
+		if (op->missing)
+			return 0;
+		return do_bind(op, err);
+	case TC_MS_TMPFS:
+		if (mount("tmpfs", op->target, "tmpfs", ms_flags(op->attrs), op->data) < 0)
+			return tc_error_errno(err, "mount", errno, "cannot mount a tmpfs on %s",
+					      op->target + strlen(TC_STAGING));
+		return 0;
+	case TC_MS_PROC:
+		if (mount("proc", op->target, "proc", ms_flags(op->attrs), op->data) < 0)
+			return tc_error_errno(err, "mount", errno,
+					      "cannot mount /proc for the new PID namespace");
+		return 0;
+	case TC_MS_LOCK:
+		return set_attrs(TC_STAGING, TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NODEV, true, err);
+	case TC_MS_PIVOT:
+		/* pivot_root(".", ".") stacks the old root on the new one;
+		 * detaching "." then drops every host mount from view. */
+		if (chdir(TC_STAGING) < 0 || syscall(SYS_pivot_root, ".", ".") < 0)
+			return tc_error_errno(err, "mount", errno, "cannot pivot_root");
+		if (umount2(".", MNT_DETACH) < 0)
+			return tc_error_errno(err, "mount", errno, "cannot detach the old root");
+		if (chdir("/") < 0)
+			return tc_error_errno(err, "mount", errno, "cannot enter the new root");
+		return 0;
+	}
+	return tc_error_set(err, "mount", EINVAL, "unknown mount step");
+}
+
+int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
+{
+	int r = 0;
+
+	/* Keep our mounts out of the host and the host's out of ours. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return tc_error_errno(err, "mount", errno, "cannot make the mounts private");
+	/* Phase one: open every bind source before the staging tmpfs can
+	 * shadow it (a source may live under TC_STAGING on the host). */
+	for (size_t i = 0; i < plan->n && r >= 0; i++)
+		if (plan->ops[i].step == TC_MS_BIND && !plan->ops[i].missing)
+			r = open_source(&plan->ops[i], err);
+	for (size_t i = 0; i < plan->n && r >= 0; i++)
+		r = do_step(&plan->ops[i], err);
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->ops[i].fd >= 0) {
+			close(plan->ops[i].fd);
+			plan->ops[i].fd = -1;
+		}
+	if (r < 0)
+		return r;
+	if (chdir(plan->cwd) < 0)
+		return tc_error_errno(err, "mount", errno, "cannot enter the working directory %s",
+				      plan->cwd);
+	return 0;
+}

@@ -1,0 +1,180 @@
+/* Stream buffers for the tool's stdio (see relay.h). Nothing here polls or
+ * blocks: supervise.c calls read and write only when poll said so, and the
+ * caller's own descriptors are never switched to O_NONBLOCK (that would
+ * change them for whoever shares them). */
+#include <fcntl.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "toolcell/relay.h"
+#include "toolcell/util.h"
+
+void tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint64_t cap)
+{
+	struct stat st;
+
+	memset(s, 0, offsetof(struct tc_stream, buf));
+	s->start = s->end = 0;
+	s->src = src;
+	s->dst = dst;
+	s->dst_is_ours = dst_is_ours;
+	s->cap = cap;
+	s->dst_chunk = TC_RELAY_BUF;
+	if (dst >= 0 && dst_is_ours) {
+		fcntl(dst, F_SETFL, fcntl(dst, F_GETFL) | O_NONBLOCK);
+	} else if (dst >= 0 && (fstat(dst, &st) < 0 || !S_ISREG(st.st_mode))) {
+		/* a pipe, socket or terminal of the caller's: POLLOUT promises
+		 * room for PIPE_BUF bytes, no more */
+		s->dst_chunk = PIPE_BUF;
+	}
+}
+
+bool tc_stream_want_read(const struct tc_stream *s)
+{
+	return !s->src_eof && !s->dst_gone && s->end < sizeof(s->buf);
+}
+
+bool tc_stream_want_write(const struct tc_stream *s)
+{
+	return s->dst >= 0 && !s->dst_gone && s->end > s->start;
+}
+
+static void keep_tail(struct tc_stream *s, const char *p, size_t n)
+{
+	if (n >= sizeof(s->tail)) {
+		memcpy(s->tail, p + n - sizeof(s->tail), sizeof(s->tail));
+		s->tail_len = sizeof(s->tail);
+		return;
+	}
+	if (s->tail_len + n > sizeof(s->tail)) {
+		size_t drop = s->tail_len + n - sizeof(s->tail);
+		memmove(s->tail, s->tail + drop, s->tail_len - drop);
+		s->tail_len -= drop;
+	}
+	memcpy(s->tail + s->tail_len, p, n);
+	s->tail_len += n;
+}
+
+static void take(struct tc_stream *s, size_t n)
+{
+	/* the bytes past the cap are read (so the tool does not block on a
+	 * full pipe while we kill it) but never passed on */
+	uint64_t room = s->cap > s->passed + (s->end - s->start)
+				? s->cap - s->passed - (s->end - s->start)
+				: 0;
+
+	keep_tail(s, s->buf + s->end, n);
+	if (n > room) {
+		s->overflow = true;
+		n = (size_t)room;
+	}
+	s->end += n;
+}
+
+static int capture(struct tc_stream *s)
+{
+	size_t n = s->end - s->start;
+
+	if (s->mem_len + n + 1 > s->mem_cap) {
+		size_t cap = s->mem_cap ? s->mem_cap : 4096;
+		char *m;
+
+		while (cap < s->mem_len + n + 1)
+			cap *= 2;
+		m = realloc(s->mem, cap);
+		if (!m)
+			return -ENOMEM;
+		s->mem = m;
+		s->mem_cap = cap;
+	}
+	memcpy(s->mem + s->mem_len, s->buf + s->start, n);
+	s->mem_len += n;
+	s->mem[s->mem_len] = '\0';
+	s->passed += n;
+	s->start = s->end = 0;
+	return 0;
+}
+
+int tc_stream_read(struct tc_stream *s)
+{
+	ssize_t n;
+
+	if (s->start == s->end)
+		s->start = s->end = 0;
+	if (s->src < 0) {
+		size_t k = s->mem_in_len < sizeof(s->buf) - s->end ? s->mem_in_len
+								   : sizeof(s->buf) - s->end;
+		memcpy(s->buf + s->end, s->mem_in, k);
+		s->mem_in += k;
+		s->mem_in_len -= k;
+		take(s, k);
+		if (s->mem_in_len == 0)
+			s->src_eof = true;
+		return s->dst < 0 ? capture(s) : 0;
+	}
+	n = read(s->src, s->buf + s->end, sizeof(s->buf) - s->end);
+	if (n < 0) {
+		if (errno == EINTR || errno == EAGAIN)
+			return 0;
+		s->src_eof = true;
+		return -errno;
+	}
+	if (n == 0) {
+		s->src_eof = true;
+		return 0;
+	}
+	take(s, (size_t)n);
+	return s->dst < 0 ? capture(s) : 0;
+}
+
+int tc_stream_write(struct tc_stream *s)
+{
+	size_t n = s->end - s->start;
+	ssize_t w;
+
+	if (s->dst < 0)
+		return capture(s);
+	if (n > s->dst_chunk)
+		n = s->dst_chunk;
+	w = write(s->dst, s->buf + s->start, n);
+	if (w < 0) {
+		if (errno == EINTR || errno == EAGAIN)
+			return 0;
+		/* EPIPE and friends: nobody reads any more; drop the rest */
+		s->dst_gone = true;
+		return -errno;
+	}
+	s->start += (size_t)w;
+	s->passed += (uint64_t)w;
+	if (s->start == s->end)
+		s->start = s->end = 0;
+	return 0;
+}
+
+bool tc_stream_done(const struct tc_stream *s)
+{
+	return s->dst_gone || (s->src_eof && s->start == s->end);
+}
+
+void tc_stream_release(struct tc_stream *s)
+{
+	free(s->mem);
+	s->mem = NULL;
+	s->mem_len = s->mem_cap = 0;
+}
+
+void tc_stream_last_line(const struct tc_stream *s, char *out, size_t size)
+{
+	size_t end = s->tail_len, start;
+
+	while (end > 0 && (s->tail[end - 1] == '\n' || s->tail[end - 1] == '\r'))
+		end--;
+	start = end;
+	while (start > 0 && s->tail[start - 1] != '\n')
+		start--;
+	if (end - start >= size)
+		start = end - (size - 1);
+	memcpy(out, s->tail + start, end - start);
+	out[end - start] = '\0';
+}

@@ -1,0 +1,449 @@
+/* clone3 and the parent's side of one run (see sandbox.h): everything is
+ * acquired before clone (mount plan, ids, pipes, sync socket, signal fd),
+ * the maps are written after it, then supervise.c watches the sandbox to
+ * its end and this file turns what it saw into a struct tc_outcome.
+ * toolcell stays single-threaded throughout: a parent thread that exits
+ * would fire the child's PDEATHSIG. */
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "toolcell/child.h"
+#include "toolcell/mount.h"
+#include "toolcell/sandbox.h"
+#include "toolcell/supervise.h"
+#include "toolcell/userns.h"
+#include "toolcell/util.h"
+
+#define TC_SAMPLE_MS 10 /* between samples of the sandbox's memory and tasks */
+
+#define TC_CLONE_NS                                                                                \
+	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |  \
+	 CLONE_NEWCGROUP)
+
+extern char **environ;
+
+struct run {
+	struct tc_mount_plan plan;
+	struct tc_ids ids;
+	int in[2], out[2], err[2], sync[2];
+	int sig_fd, pidfd;
+	pid_t pid;
+	sigset_t old_mask;
+	bool mask_changed;
+	uint64_t t_start, t_prepared, t_cloned, t_mapped;
+};
+
+static void close_pair(int p[2])
+{
+	tc_closep(&p[0]);
+	tc_closep(&p[1]);
+	p[0] = p[1] = -1;
+}
+
+static void run_release(struct run *r)
+{
+	close_pair(r->in);
+	close_pair(r->out);
+	close_pair(r->err);
+	close_pair(r->sync);
+	tc_closep(&r->sig_fd);
+	tc_closep(&r->pidfd);
+	if (r->mask_changed)
+		sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+	tc_mount_plan_release(&r->plan);
+	tc_userns_release(&r->ids);
+}
+
+static int clone_error(int e, struct tc_error *err)
+{
+	const char *hint = "";
+
+	if (e == EPERM || e == EACCES)
+		hint = " (user namespaces may be disabled: check kernel.unprivileged_userns_clone, "
+		       "kernel.apparmor_restrict_unprivileged_userns and user.max_user_namespaces)";
+	else if (e == ENOSPC || e == EUSERS)
+		hint = " (the namespace limit is reached: raise user.max_user_namespaces or the "
+		       "other user.max_*_namespaces sysctls)";
+	else if (e == ENOSYS)
+		hint = " (toolcell needs clone3: Linux 5.5 or newer)";
+	return tc_error_errno(err, "clone", e, "cannot create the sandbox's namespaces%s", hint);
+}
+
+/* Where the caller's environment strings live, so the init can wipe them. */
+static void environ_span(void **ret, size_t *ret_len)
+{
+	char *lo = NULL, *hi = NULL;
+
+	for (char **e = environ; e && *e; e++) {
+		char *end = *e + strlen(*e) + 1;
+		if (!lo || *e < lo)
+			lo = *e;
+		if (end > hi)
+			hi = end;
+	}
+	*ret = lo;
+	*ret_len = lo ? (size_t)(hi - lo) : 0;
+}
+
+static const char *env_path(const struct tc_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_env; i++)
+		if (tc_startswith(cfg->env[i], "PATH="))
+			return cfg->env[i] + 5;
+	return "/usr/bin:/bin";
+}
+
+static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_error *err)
+{
+	bool is_dir[TC_ARRAY_SIZE(spec->extra_binds)] = { 0 };
+	sigset_t term;
+	int ret;
+
+	for (size_t i = 0; i < spec->n_extra_binds; i++) {
+		ret = tc_mount_check_source(spec->extra_binds[i].host, &is_dir[i], err);
+		if (ret < 0)
+			return ret;
+	}
+	ret = tc_mount_plan_build(spec->cfg, spec->extra_binds, spec->n_extra_binds, is_dir,
+				  spec->cwd, &r->plan, err);
+	if (ret >= 0)
+		ret = tc_mount_prepare(&r->plan, err);
+	if (ret >= 0)
+		ret = tc_userns_prepare(spec->cfg, &r->ids, err);
+	if (ret < 0)
+		return ret;
+	if (pipe2(r->in, O_CLOEXEC) < 0 || pipe2(r->out, O_CLOEXEC) < 0 ||
+	    pipe2(r->err, O_CLOEXEC) < 0 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0)
+		return tc_error_errno(err, "spawn", errno, "cannot create the sandbox's pipes");
+	/* SIGTERM, SIGINT and SIGHUP become "kill the sandbox, write the
+	 * record, exit": blocked before clone, read through a signalfd. The
+	 * child resets its mask before the tool runs. */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigaddset(&term, SIGINT);
+	sigaddset(&term, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &term, &r->old_mask) < 0)
+		return tc_error_errno(err, "spawn", errno, "cannot block signals");
+	r->mask_changed = true;
+	r->sig_fd = signalfd(-1, &term, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (r->sig_fd < 0)
+		return tc_error_errno(err, "spawn", errno, "cannot create a signalfd");
+	return 0;
+}
+
+static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc_error *err)
+{
+	struct clone_args ca = {
+		.flags = TC_CLONE_NS | CLONE_PIDFD,
+		.pidfd = (uint64_t)(uintptr_t)&r->pidfd,
+		.exit_signal = SIGCHLD,
+	};
+	struct tc_child_args a = {
+		.ids = &r->ids,
+		.plan = &r->plan,
+		.hostname = spec->cfg->hostname ? spec->cfg->hostname : "toolcell",
+		.argv = spec->argv,
+		.envp = spec->cfg->env,
+		.path = env_path(spec->cfg),
+		.limit = spec->cfg->limit,
+		.sync_fd = r->sync[1],
+		.stdio = { r->in[0], r->out[1], r->err[1] },
+	};
+	long pid;
+
+	environ_span(&a.scrub[0], &a.scrub_len[0]);
+	if (spec->io == TC_IO_MEMORY) {
+		a.scrub[1] = (void *)spec->stdin_buf;
+		a.scrub_len[1] = spec->stdin_len;
+	}
+	pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid < 0)
+		return clone_error(errno, err);
+	if (pid == 0)
+		tc_child_main(&a);
+	r->pid = (pid_t)pid;
+	/* the child's ends are the child's */
+	tc_closep(&r->in[0]);
+	tc_closep(&r->out[1]);
+	tc_closep(&r->err[1]);
+	tc_closep(&r->sync[1]);
+	r->in[0] = r->out[1] = r->err[1] = r->sync[1] = -1;
+	return 0;
+}
+
+static void fill_limits(const struct tc_config *cfg, struct tc_outcome *o)
+{
+	static const enum tc_enforcer by[TC_LIMIT__MAX] = {
+		[TC_LIMIT_MEMORY] = TC_ENFORCER_RLIMIT,	  /* RLIMIT_AS, and the supervisor's sum */
+		[TC_LIMIT_CPUS] = TC_ENFORCER_NONE,	  /* needs cgroup v2 cpu.max */
+		[TC_LIMIT_PIDS] = TC_ENFORCER_RLIMIT,	  /* RLIMIT_NPROC, and the supervisor */
+		[TC_LIMIT_WALL] = TC_ENFORCER_TOOLCELL,
+		[TC_LIMIT_CPU_TIME] = TC_ENFORCER_RLIMIT,
+		[TC_LIMIT_TMP] = TC_ENFORCER_TOOLCELL,	  /* tmpfs size= */
+		[TC_LIMIT_TMP_INODES] = TC_ENFORCER_TOOLCELL, /* tmpfs nr_inodes= */
+		[TC_LIMIT_SHM] = TC_ENFORCER_TOOLCELL,
+		[TC_LIMIT_FILE_SIZE] = TC_ENFORCER_RLIMIT,
+		[TC_LIMIT_OPEN_FILES] = TC_ENFORCER_RLIMIT,
+		[TC_LIMIT_REQUEST] = TC_ENFORCER_TOOLCELL,
+		[TC_LIMIT_STDOUT] = TC_ENFORCER_TOOLCELL,
+		[TC_LIMIT_STDERR] = TC_ENFORCER_TOOLCELL,
+	};
+
+	for (int i = 0; i < TC_LIMIT__MAX; i++) {
+		o->limit[i] = cfg->limit[i];
+		o->enforced_by[i] = by[i];
+	}
+}
+
+/* What the stderr tail says, for statuses toolcell can only infer. */
+static bool last_line_is(const struct tc_stream *st, const char *prefix)
+{
+	char line[200];
+
+	tc_stream_last_line(st, line, sizeof(line));
+	return tc_startswith(line, prefix);
+}
+
+static void fill_status(const struct tc_supervisor *s, struct tc_outcome *o)
+{
+	int st = s->tool_status;
+
+	switch (s->reason) {
+	case TC_KILL_SETUP:
+		o->status = TC_STATUS_SANDBOX_ERROR;
+		o->err = s->setup_err;
+		return;
+	case TC_KILL_SYSCALL:
+		o->status = TC_STATUS_SYSCALL_DENIED;
+		break;
+	case TC_KILL_MEMORY:
+		o->status = TC_STATUS_MEMORY_LIMIT;
+		break;
+	case TC_KILL_PIDS:
+		o->status = TC_STATUS_PIDS_LIMIT;
+		break;
+	case TC_KILL_OUTPUT:
+		o->status = TC_STATUS_OUTPUT_LIMIT;
+		break;
+	case TC_KILL_TIMEOUT:
+		o->status = TC_STATUS_TIMEOUT;
+		break;
+	case TC_KILL_SIGNAL:
+		o->status = TC_STATUS_SIGNALED;
+		tc_error_set(&o->err, "supervise", 0, "toolcell received %s and stopped the tool",
+			     sigabbrev_np(s->reason_signal) ? sigabbrev_np(s->reason_signal) : "a signal");
+		break;
+	case TC_KILL_NONE:
+		break;
+	}
+	if (s->reason != TC_KILL_NONE) {
+		/* the tool died by our SIGKILL (or had exited just before) */
+		if (s->tool_status_known && WIFEXITED(st)) {
+			o->exited = true;
+			o->exit_code = WEXITSTATUS(st);
+		} else {
+			o->signaled = true;
+			o->signal = s->tool_status_known && WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+		}
+		return;
+	}
+	if (!s->tool_status_known) {
+		o->status = TC_STATUS_SANDBOX_ERROR;
+		if (s->setup_err.message[0])
+			o->err = s->setup_err;
+		else
+			tc_error_set(&o->err, "init", 0,
+				     "the sandbox's init ended without reporting the tool's status");
+		return;
+	}
+	if (WIFEXITED(st)) {
+		o->exited = true;
+		o->exit_code = WEXITSTATUS(st);
+		o->status = o->exit_code == 0 ? TC_STATUS_OK : TC_STATUS_EXIT_NONZERO;
+		if (s->exec_errno) {
+			o->err = s->tool_err;
+		} else if (o->exit_code != 0 && last_line_is(&s->err, "MemoryError")) {
+			/* Python's answer to the address-space rlimit */
+			o->status = TC_STATUS_MEMORY_LIMIT;
+			o->status_inferred = true;
+		} else if (o->exit_code != 0 &&
+			   (last_line_is(&s->err, "BlockingIOError: [Errno 11]") ||
+			    s->tasks_peak >= s->tasks_max)) {
+			/* fork() refused by RLIMIT_NPROC */
+			o->status = TC_STATUS_PIDS_LIMIT;
+			o->status_inferred = true;
+		}
+		return;
+	}
+	o->signaled = true;
+	o->signal = WTERMSIG(st);
+	o->status = TC_STATUS_SIGNALED;
+	if (o->signal == SIGXCPU)
+		o->status = TC_STATUS_TIMEOUT; /* RLIMIT_CPU's soft limit */
+}
+
+static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r,
+			 const struct tc_supervisor *s, const struct rusage *ru,
+			 struct tc_outcome *o)
+{
+	uint64_t maxrss = (uint64_t)ru->ru_maxrss * 1024;
+
+	fill_status(s, o);
+	o->wall_ms = ((s->end_ns ? s->end_ns : tc_now_ns()) - r->t_cloned) / 1000000;
+	o->cpu_user_ms = (uint64_t)ru->ru_utime.tv_sec * 1000 + (uint64_t)ru->ru_utime.tv_usec / 1000;
+	o->cpu_system_ms =
+		(uint64_t)ru->ru_stime.tv_sec * 1000 + (uint64_t)ru->ru_stime.tv_usec / 1000;
+	/* the larger of the sampled sum and the biggest single process */
+	o->memory_peak_bytes.known = true;
+	o->memory_peak_bytes.value = s->rss_peak > maxrss ? s->rss_peak : maxrss;
+	o->oom_kills.known = false;
+	o->oom_kills.reason = "needs cgroup v2 (memory.events); this host has no delegated subtree";
+	if (s->sampled) {
+		o->pids_peak.known = true;
+		o->pids_peak.value = s->tasks_peak;
+	} else {
+		o->pids_peak.reason = "the tool ended before the first sample";
+	}
+	o->stdout_bytes = s->out.passed;
+	o->stderr_bytes = s->err.passed;
+	o->stdout_truncated = s->out.overflow || (s->out.dst_gone && !tc_stream_done(&s->out));
+	o->stderr_truncated = s->err.overflow;
+	fill_limits(spec->cfg, o);
+	o->namespaces = TC_NS_USER | TC_NS_MOUNT | TC_NS_PID | TC_NS_NET | TC_NS_IPC | TC_NS_UTS |
+			TC_NS_CGROUP;
+	o->no_new_privs = true;
+	o->cap_eff = 0;
+	o->host_uid = r->ids.tool_host_uid;
+	o->host_gid = r->ids.tool_host_gid;
+	o->tool_uid = TC_TOOL_UID;
+}
+
+static void verbose_times(const struct run *r, const struct tc_supervisor *s)
+{
+	fprintf(stderr,
+		"toolcell: prepare %.3f ms, clone %.3f ms, maps %.3f ms, lo up %.3f ms, "
+		"run %.3f ms\n",
+		(double)(r->t_prepared - r->t_start) / 1e6,
+		(double)(r->t_cloned - r->t_prepared) / 1e6,
+		(double)(r->t_mapped - r->t_cloned) / 1e6, (double)s->net_ns / 1e6,
+		(double)(s->end_ns - r->t_mapped) / 1e6);
+}
+
+int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
+		   struct tc_sandbox_result *res, struct tc_error *err)
+{
+	struct run r = { .in = { -1, -1 },
+			 .out = { -1, -1 },
+			 .err = { -1, -1 },
+			 .sync = { -1, -1 },
+			 .sig_fd = -1,
+			 .pidfd = -1 };
+	struct tc_supervisor *s = NULL;
+	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
+	struct rusage ru = { 0 };
+	siginfo_t si;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	r.t_start = tc_now_ns();
+	ret = prepare(spec, &r, err);
+	if (ret < 0)
+		goto fail;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		ret = tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the supervisor");
+		goto fail;
+	}
+	r.t_prepared = tc_now_ns();
+	ret = do_clone(spec, &r, err);
+	if (ret < 0)
+		goto fail;
+	r.t_cloned = tc_now_ns();
+	ret = tc_userns_setup_from_parent(&r.ids, r.pid, err);
+	if (ret >= 0 && tc_msg_send(r.sync[0], &maps, -1) < 0)
+		ret = tc_error_errno(err, "spawn", EPIPE, "the sandbox died while starting");
+	if (ret < 0) {
+		pidfd_send_signal(r.pidfd, SIGKILL, NULL, 0);
+		syscall(SYS_waitid, P_PIDFD, r.pidfd, &si, WEXITED, NULL);
+		goto fail;
+	}
+	r.t_mapped = tc_now_ns();
+
+	s->pid = r.pid;
+	s->pidfd = r.pidfd;
+	s->sync_fd = TAKE_FD(r.sync[0]);
+	s->sig_fd = r.sig_fd;
+	s->start_ns = r.t_cloned;
+	s->wall_ms = spec->cfg->limit[TC_LIMIT_WALL];
+	s->memory_max = spec->cfg->limit[TC_LIMIT_MEMORY];
+	s->tasks_max = spec->cfg->limit[TC_LIMIT_PIDS];
+	s->sample_ms = TC_SAMPLE_MS;
+	if (spec->io == TC_IO_MEMORY) {
+		tc_stream_init(&s->in, -1, TAKE_FD(r.in[1]), true, UINT64_MAX);
+		s->in.mem_in = spec->stdin_buf;
+		s->in.mem_in_len = spec->stdin_len;
+		if (spec->stdin_len == 0)
+			s->in.src_eof = true;
+		tc_stream_init(&s->out, r.out[0], -1, false, spec->cfg->limit[TC_LIMIT_STDOUT]);
+	} else {
+		tc_stream_init(&s->in, STDIN_FILENO, TAKE_FD(r.in[1]), true, UINT64_MAX);
+		tc_stream_init(&s->out, r.out[0], STDOUT_FILENO, false,
+			       spec->cfg->limit[TC_LIMIT_STDOUT]);
+	}
+	tc_stream_init(&s->err, r.err[0], STDERR_FILENO, false, spec->cfg->limit[TC_LIMIT_STDERR]);
+
+	tc_supervise(s);
+	if (s->in.dst >= 0)
+		close(s->in.dst);
+	if (s->sync_fd >= 0)
+		close(s->sync_fd);
+	/* the raw waitid takes a rusage: the init's, which includes every
+	 * process it reaped and the ones the kernel killed with it */
+	if (syscall(SYS_waitid, P_PIDFD, r.pidfd, &si, WEXITED, &ru) < 0)
+		memset(&ru, 0, sizeof(ru));
+	if (!s->end_ns)
+		s->end_ns = tc_now_ns();
+	fill_outcome(spec, &r, s, &ru, out);
+	res->exec_errno = s->exec_errno;
+	res->toolcell_signal = s->reason == TC_KILL_SIGNAL ? s->reason_signal : 0;
+	if (spec->io == TC_IO_MEMORY) {
+		res->stdout_buf = TAKE_PTR(s->out.mem);
+		res->stdout_len = s->out.mem_len;
+	}
+	if (spec->verbose)
+		verbose_times(&r, s);
+	ret = out->status == TC_STATUS_SANDBOX_ERROR ? -(out->err.err ? out->err.err : EIO) : 0;
+	if (ret < 0 && err)
+		*err = out->err;
+	tc_stream_release(&s->in);
+	tc_stream_release(&s->out);
+	tc_stream_release(&s->err);
+	free(s);
+	run_release(&r);
+	return ret;
+
+fail:
+	free(s);
+	run_release(&r);
+	out->status = TC_STATUS_SANDBOX_ERROR;
+	if (err)
+		out->err = *err;
+	return ret;
+}
+
+void tc_sandbox_result_release(struct tc_sandbox_result *res)
+{
+	free(res->stdout_buf);
+	res->stdout_buf = NULL;
+}

@@ -1,0 +1,336 @@
+/* The supervisor's poll loop (see supervise.h). Parent side, after the
+ * maps are written. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/signalfd.h>
+
+#include "toolcell/child.h"
+#include "toolcell/net.h"
+#include "toolcell/supervise.h"
+#include "toolcell/util.h"
+
+#define TC_FLUSH_GRACE_MS 2000 /* after the end, how long output may take to drain */
+#define TC_WALK_MAX	  8192 /* processes a sample follows at most */
+
+static void kill_sandbox(struct tc_supervisor *s, enum tc_kill_reason why)
+{
+	if (s->init_exited)
+		return;
+	/* the first reason observed wins; within one turn of the loop the
+	 * checks run in the tie order of DESIGN §3 */
+	if (s->reason == TC_KILL_NONE)
+		s->reason = why;
+	pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0);
+}
+
+static int read_small(const char *path, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = tc_read_full(fd, buf, size - 1);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/* rss (bytes) and num_threads of one process from /proc/PID/stat */
+static int stat_of(pid_t pid, uint64_t *rss, uint64_t *threads)
+{
+	char path[64], buf[1024];
+	char *p;
+	int field = 3;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_small(path, buf, sizeof(buf)) < 0)
+		return -ESRCH;
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	*rss = *threads = 0;
+	for (p++; *p; field++) {
+		while (*p == ' ')
+			p++;
+		if (field == 20)
+			*threads = strtoull(p, NULL, 10);
+		if (field == 24) {
+			*rss = strtoull(p, NULL, 10) * (uint64_t)sysconf(_SC_PAGESIZE);
+			return 0;
+		}
+		while (*p && *p != ' ')
+			p++;
+	}
+	return -EINVAL;
+}
+
+/* append the children of every task of pid to list */
+static size_t children_of(pid_t pid, uint64_t threads, pid_t *list, size_t n, size_t max)
+{
+	char path[96], buf[4096];
+	_cleanup_close_ int dfd = -1;
+
+	if (threads <= 1) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+		if (read_small(path, buf, sizeof(buf)) > 0)
+			for (char *p = buf, *end; *p && n < max; p = end) {
+				long c = strtol(p, &end, 10);
+				if (end == p)
+					break;
+				list[n++] = (pid_t)c;
+			}
+		return n;
+	}
+	/* several threads: each may have forked */
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	{
+		DIR *d = opendir(path);
+		struct dirent *de;
+
+		if (!d)
+			return n;
+		while ((de = readdir(d)) && n < max) {
+			long tid = strtol(de->d_name, NULL, 10);
+			if (tid <= 0)
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%ld/children", pid, tid);
+			if (read_small(path, buf, sizeof(buf)) > 0)
+				for (char *p = buf, *end; *p && n < max; p = end) {
+					long c = strtol(p, &end, 10);
+					if (end == p)
+						break;
+					list[n++] = (pid_t)c;
+				}
+		}
+		closedir(d);
+	}
+	return n;
+}
+
+int tc_supervise_sample(pid_t pid, uint64_t *ret_rss, uint64_t *ret_tasks)
+{
+	static pid_t list[TC_WALK_MAX];
+	uint64_t rss_sum = 0, tasks = 0, rss, threads;
+	size_t n = 0;
+
+	if (stat_of(pid, &rss, &threads) < 0)
+		return -ESRCH;
+	n = children_of(pid, threads, list, 0, TC_WALK_MAX);
+	for (size_t i = 0; i < n; i++) {
+		if (stat_of(list[i], &rss, &threads) < 0)
+			continue; /* gone meanwhile */
+		rss_sum += rss;
+		tasks += threads;
+		n = children_of(list[i], threads, list, n, TC_WALK_MAX);
+	}
+	*ret_rss = rss_sum;
+	*ret_tasks = tasks;
+	return 0;
+}
+
+static void on_sync(struct tc_supervisor *s)
+{
+	struct tc_msg m;
+	int fd = -1, r;
+
+	r = tc_msg_recv(s->sync_fd, &m, &fd);
+	if (r == -EAGAIN || r == -EINTR)
+		return;
+	if (r < 0) {
+		/* EOF: the init is gone (its pidfd says so too) */
+		close(s->sync_fd);
+		s->sync_fd = -1;
+		return;
+	}
+	switch ((enum tc_msg_type)m.type) {
+	case TC_MSG_NET_FD: {
+		struct tc_msg done = { .type = TC_MSG_NET_DONE };
+		uint64_t t0 = tc_now_ns();
+
+		if (fd < 0) {
+			tc_error_set(&s->setup_err, "net", EPROTO, "no netlink socket received");
+			kill_sandbox(s, TC_KILL_SETUP);
+			return;
+		}
+		if (tc_net_lo_up_from_parent(fd, &s->setup_err) < 0) {
+			kill_sandbox(s, TC_KILL_SETUP);
+			return;
+		}
+		s->net_ns = tc_now_ns() - t0;
+		tc_msg_send(s->sync_fd, &done, -1);
+		return;
+	}
+	case TC_MSG_ERROR:
+		s->setup_err = m.err;
+		s->setup_err.message[sizeof(s->setup_err.message) - 1] = '\0';
+		s->setup_err.stage[sizeof(s->setup_err.stage) - 1] = '\0';
+		kill_sandbox(s, TC_KILL_SETUP);
+		break;
+	case TC_MSG_EXEC_FAILED:
+		s->tool_err = m.err;
+		s->tool_err.message[sizeof(s->tool_err.message) - 1] = '\0';
+		s->tool_err.stage[sizeof(s->tool_err.stage) - 1] = '\0';
+		s->exec_errno = m.err.err;
+		break;
+	case TC_MSG_EXITED:
+		s->tool_status_known = true;
+		s->tool_status = m.value;
+		break;
+	case TC_MSG_MAPS_DONE:
+	case TC_MSG_NET_DONE:
+		break;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static void on_signal(struct tc_supervisor *s)
+{
+	struct signalfd_siginfo si;
+
+	if (read(s->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (s->reason == TC_KILL_NONE)
+			s->reason_signal = (int)si.ssi_signo;
+		kill_sandbox(s, TC_KILL_SIGNAL);
+	}
+}
+
+static void on_pidfd(struct tc_supervisor *s)
+{
+	s->init_exited = true;
+	s->end_ns = tc_now_ns();
+	/* the tool can no longer read its stdin */
+	if (s->in.dst >= 0) {
+		close(s->in.dst);
+		s->in.dst = -1;
+		s->in.dst_gone = true;
+	}
+}
+
+static void sample(struct tc_supervisor *s)
+{
+	uint64_t rss, tasks;
+
+	if (tc_supervise_sample(s->pid, &rss, &tasks) < 0)
+		return;
+	s->sampled = true;
+	if (rss > s->rss_peak)
+		s->rss_peak = rss;
+	if (tasks > s->tasks_peak)
+		s->tasks_peak = tasks;
+	if (rss >= s->memory_max)
+		kill_sandbox(s, TC_KILL_MEMORY);
+	else if (tasks >= s->tasks_max)
+		kill_sandbox(s, TC_KILL_PIDS);
+}
+
+enum { P_SYNC, P_PIDFD, P_SIG, P_IN_SRC, P_IN_DST, P_OUT_SRC, P_OUT_DST, P_ERR_SRC, P_ERR_DST, P__N };
+
+static void add(struct pollfd *p, int slot, int fd, short ev)
+{
+	p[slot].fd = fd >= 0 && ev ? fd : -1;
+	p[slot].events = ev;
+	p[slot].revents = 0;
+}
+
+static void stream_io(struct tc_stream *st, const struct pollfd *src, const struct pollfd *dst)
+{
+	if (src->fd >= 0 && (src->revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
+		if (src->revents & POLLNVAL)
+			st->src_eof = true;
+		else
+			tc_stream_read(st);
+	}
+	if (dst->fd >= 0 && (dst->revents & (POLLOUT | POLLERR | POLLHUP | POLLNVAL))) {
+		if (dst->revents & POLLNVAL)
+			st->dst_gone = true;
+		else
+			tc_stream_write(st);
+	}
+}
+
+int tc_supervise(struct tc_supervisor *s)
+{
+	uint64_t deadline = s->start_ns + s->wall_ms * 1000000ull;
+	uint64_t next_sample = s->start_ns + s->sample_ms * 1000000ull;
+	struct pollfd p[P__N];
+
+	for (;;) {
+		uint64_t now = tc_now_ns(), until;
+		int timeout_ms;
+
+		/* stdin from memory needs no poll to be read */
+		if (s->in.src < 0 && tc_stream_want_read(&s->in))
+			tc_stream_read(&s->in);
+		if (tc_stream_done(&s->in) && s->in.dst >= 0) {
+			close(s->in.dst); /* the tool sees EOF */
+			s->in.dst = -1;
+		}
+		if (s->out.overflow || s->err.overflow)
+			kill_sandbox(s, TC_KILL_OUTPUT);
+		if (s->init_exited && tc_stream_done(&s->out) && tc_stream_done(&s->err))
+			break;
+		if (!s->init_exited) {
+			if (now >= deadline)
+				kill_sandbox(s, TC_KILL_TIMEOUT);
+			if (now >= next_sample) {
+				sample(s);
+				next_sample = now + s->sample_ms * 1000000ull;
+			}
+			until = deadline < next_sample ? deadline : next_sample;
+		} else {
+			until = s->end_ns + TC_FLUSH_GRACE_MS * 1000000ull;
+			if (now >= until) {
+				/* the caller does not take the output: give up */
+				s->out.dst_gone = s->out.dst >= 0 || s->out.dst_gone;
+				s->err.dst_gone = s->err.dst >= 0 || s->err.dst_gone;
+				break;
+			}
+		}
+		timeout_ms = until > now ? (int)((until - now + 999999) / 1000000) : 0;
+
+		add(p, P_SYNC, s->sync_fd, POLLIN);
+		add(p, P_PIDFD, s->init_exited ? -1 : s->pidfd, POLLIN);
+		add(p, P_SIG, s->sig_fd, POLLIN);
+		add(p, P_IN_SRC, s->init_exited ? -1 : s->in.src,
+		    tc_stream_want_read(&s->in) ? POLLIN : 0);
+		add(p, P_IN_DST, s->in.dst, tc_stream_want_write(&s->in) ? POLLOUT : 0);
+		add(p, P_OUT_SRC, s->out.src, tc_stream_want_read(&s->out) ? POLLIN : 0);
+		add(p, P_OUT_DST, s->out.dst, tc_stream_want_write(&s->out) ? POLLOUT : 0);
+		add(p, P_ERR_SRC, s->err.src, tc_stream_want_read(&s->err) ? POLLIN : 0);
+		add(p, P_ERR_DST, s->err.dst, tc_stream_want_write(&s->err) ? POLLOUT : 0);
+		if (poll(p, P__N, timeout_ms) < 0) {
+			if (errno == EINTR)
+				continue;
+			tc_error_errno(&s->setup_err, "supervise", errno, "poll failed");
+			kill_sandbox(s, TC_KILL_SETUP);
+			return -errno;
+		}
+		/* output first: a tool that wrote and exited keeps its bytes */
+		stream_io(&s->out, &p[P_OUT_SRC], &p[P_OUT_DST]);
+		stream_io(&s->err, &p[P_ERR_SRC], &p[P_ERR_DST]);
+		stream_io(&s->in, &p[P_IN_SRC], &p[P_IN_DST]);
+		if (p[P_SYNC].revents)
+			on_sync(s);
+		if (p[P_SIG].revents)
+			on_signal(s);
+		if (p[P_PIDFD].revents) {
+			/* read what the init sent before it died */
+			while (s->sync_fd >= 0) {
+				struct pollfd q = { .fd = s->sync_fd, .events = POLLIN };
+				if (poll(&q, 1, 0) <= 0)
+					break;
+				on_sync(s);
+			}
+			on_pidfd(s);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,175 @@
+/* User namespace ids and maps (see userns.h). The pool lock is one file,
+ * /run/toolcell/uidpool.lock, with one byte per slot locked through an
+ * open file description lock: the kernel drops it when the last holder of
+ * the description exits, so a killed toolcell never leaks a slot, and the
+ * sandbox's own copy of the fd keeps it while the sandbox lives. */
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "toolcell/sandbox.h"
+#include "toolcell/userns.h"
+#include "toolcell/util.h"
+
+#define TC_POOL_DIR  "/run/toolcell"
+#define TC_POOL_LOCK TC_POOL_DIR "/uidpool.lock"
+
+void tc_userns_format_maps(struct tc_ids *ids)
+{
+	if (ids->pool) {
+		snprintf(ids->uid_map, sizeof(ids->uid_map), "0 %u 1\n%u %u 1\n", ids->root_host,
+			 TC_TOOL_UID, ids->tool_host_uid);
+		snprintf(ids->gid_map, sizeof(ids->gid_map), "0 %u 1\n%u %u 1\n", ids->root_host,
+			 TC_TOOL_GID, ids->tool_host_gid);
+	} else {
+		snprintf(ids->uid_map, sizeof(ids->uid_map), "%u %u 1\n", TC_TOOL_UID,
+			 ids->tool_host_uid);
+		snprintf(ids->gid_map, sizeof(ids->gid_map), "%u %u 1\n", TC_TOOL_GID,
+			 ids->tool_host_gid);
+	}
+}
+
+bool tc_userns_overlaps_subids(const char *text, uint64_t base, uint64_t count)
+{
+	const char *line = text;
+
+	while (line && *line) {
+		unsigned long long start, n;
+		const char *colon = strchr(line, ':');
+		const char *eol = strchr(line, '\n');
+
+		if (colon && (!eol || colon < eol) &&
+		    sscanf(colon + 1, "%llu:%llu", &start, &n) == 2 && n > 0) {
+			if (start < base + count && base < start + n)
+				return true;
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	return false;
+}
+
+static int check_subids(const char *path, uint64_t base, uint64_t count, struct tc_error *err)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = tc_read_file(path, 1 << 20, false, &text, NULL);
+
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0)
+		return tc_error_errno(err, "userns", -r, "cannot read %s", path);
+	if (tc_userns_overlaps_subids(text, base, count))
+		return tc_error_set(err, "userns", EEXIST,
+				    "the policy's uid_range %llu+%llu overlaps a range in %s; "
+				    "choose a uid_range no user owns",
+				    (unsigned long long)base, (unsigned long long)count, path);
+	return 0;
+}
+
+static int pool_take(const struct tc_config *cfg, struct tc_ids *ids, struct tc_error *err)
+{
+	uint32_t slots = cfg->uid_count / 2;
+	_cleanup_close_ int fd = -1;
+	uint32_t first;
+	int r;
+
+	if (slots == 0)
+		return tc_error_set(err, "userns", EINVAL, "the policy's uid_range is empty");
+	r = check_subids("/etc/subuid", cfg->uid_base, cfg->uid_count, err);
+	if (r >= 0)
+		r = check_subids("/etc/subgid", cfg->uid_base, cfg->uid_count, err);
+	if (r < 0)
+		return r;
+	if (mkdir(TC_POOL_DIR, 0755) < 0 && errno != EEXIST)
+		return tc_error_errno(err, "userns", errno, "cannot create %s", TC_POOL_DIR);
+	fd = open(TC_POOL_LOCK, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return tc_error_errno(err, "userns", errno, "cannot open %s", TC_POOL_LOCK);
+	first = (uint32_t)getpid() % slots;
+	for (uint32_t k = 0; k < slots; k++) {
+		uint32_t slot = (first + k) % slots;
+		struct flock fl = {
+			.l_type = F_WRLCK,
+			.l_whence = SEEK_SET,
+			.l_start = slot,
+			.l_len = 1,
+		};
+
+		if (fcntl(fd, F_OFD_SETLK, &fl) == 0) {
+			ids->root_host = cfg->uid_base + 2 * slot;
+			ids->tool_host_uid = ids->root_host + 1;
+			ids->tool_host_gid = ids->root_host + 1;
+			ids->lock_fd = TAKE_FD(fd);
+			return 0;
+		}
+		if (errno != EAGAIN && errno != EACCES)
+			return tc_error_errno(err, "userns", errno, "cannot lock %s",
+					      TC_POOL_LOCK);
+	}
+	return tc_error_set(err, "userns", EBUSY,
+			    "all %u uid pairs of the policy's uid_range are in use by running "
+			    "sandboxes; widen uid_range",
+			    slots);
+}
+
+int tc_userns_prepare(const struct tc_config *cfg, struct tc_ids *ret, struct tc_error *err)
+{
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->lock_fd = -1;
+	if (geteuid() == 0) {
+		ret->pool = true;
+		r = pool_take(cfg, ret, err);
+		if (r < 0)
+			return r;
+	} else {
+		ret->tool_host_uid = geteuid();
+		ret->tool_host_gid = getegid();
+	}
+	tc_userns_format_maps(ret);
+	return 0;
+}
+
+int tc_userns_setup_from_parent(const struct tc_ids *ids, pid_t pid, struct tc_error *err)
+{
+	char path[64];
+	int r;
+
+	if (!ids->pool) {
+		/* an unprivileged gid_map needs setgroups denied first */
+		snprintf(path, sizeof(path), "/proc/%d/setgroups", pid);
+		r = tc_write_file(path, "deny");
+		if (r < 0)
+			return tc_error_errno(err, "userns", -r, "cannot write %s", path);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
+	r = tc_write_file(path, ids->uid_map);
+	if (r < 0)
+		return tc_error_errno(err, "userns", -r, "cannot write the sandbox's uid map");
+	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
+	r = tc_write_file(path, ids->gid_map);
+	if (r < 0)
+		return tc_error_errno(err, "userns", -r, "cannot write the sandbox's gid map");
+	return 0;
+}
+
+int tc_userns_enter(const struct tc_ids *ids, struct tc_error *err)
+{
+	if (!ids->pool)
+		return 0;
+	/* The clone kept the host root uid, which the namespace does not map;
+	 * files we create must belong to namespace root (host H). */
+	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
+		return tc_error_errno(err, "userns", errno, "cannot become namespace root");
+	if (setgroups(0, NULL) < 0)
+		return tc_error_errno(err, "userns", errno, "cannot drop supplementary groups");
+	return 0;
+}
+
+void tc_userns_release(struct tc_ids *ids)
+{
+	tc_closep(&ids->lock_fd);
+	ids->lock_fd = -1;
+}
