@@ -114,7 +114,19 @@ static size_t children_of(pid_t pid, uint64_t threads, pid_t *list, size_t n, si
 	return n;
 }
 
-int tc_supervise_sample(pid_t pid, uint64_t *ret_rss, uint64_t *ret_tasks)
+/* proportional set size: shared pages split between their users */
+static uint64_t pss_of(pid_t pid)
+{
+	char path[64], buf[2048];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", pid);
+	if (read_small(path, buf, sizeof(buf)) < 0 || !(p = strstr(buf, "\nPss:")))
+		return 0;
+	return strtoull(p + 5, NULL, 10) * 1024;
+}
+
+int tc_supervise_sample(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks)
 {
 	static pid_t list[TC_WALK_MAX];
 	uint64_t rss_sum = 0, tasks = 0, rss, threads;
@@ -126,7 +138,7 @@ int tc_supervise_sample(pid_t pid, uint64_t *ret_rss, uint64_t *ret_tasks)
 	for (size_t i = 0; i < n; i++) {
 		if (stat_of(list[i], &rss, &threads) < 0)
 			continue; /* gone meanwhile */
-		rss_sum += rss;
+		rss_sum += precise ? pss_of(list[i]) : rss;
 		tasks += threads;
 		n = children_of(list[i], threads, list, n, TC_WALK_MAX);
 	}
@@ -218,7 +230,12 @@ static void sample(struct tc_supervisor *s)
 {
 	uint64_t rss, tasks;
 
-	if (tc_supervise_sample(s->pid, &rss, &tasks) < 0)
+	if (tc_supervise_sample(s->pid, false, &rss, &tasks) < 0)
+		return;
+	/* RSS counts a page shared after fork once per process: when the
+	 * cheap sum crosses the limit, measure again with PSS, which splits
+	 * shared pages (and costs a page-table walk per process) */
+	if (rss >= s->memory_max && tc_supervise_sample(s->pid, true, &rss, &tasks) < 0)
 		return;
 	s->sampled = true;
 	if (rss > s->rss_peak)

@@ -56,8 +56,8 @@ struct tc_supervisor {
 /* Run the loop until the init has exited and stdout/stderr are drained. */
 int tc_supervise(struct tc_supervisor *s);
 
-/* Sum the resident memory and count the tasks of every process below the
- * init at pid (the init itself excluded). */
-int tc_supervise_sample(pid_t pid, uint64_t *ret_rss, uint64_t *ret_tasks);
+/* Sum the resident memory (RSS, or PSS when precise) and count the tasks of
+ * every process below the init at pid (the init itself excluded). */
+int tc_supervise_sample(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks);
 
 #endif
