@@ -263,7 +263,7 @@ _Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigse
 
 _Noreturn void tc_child_main(struct tc_child_args *a)
 {
-	static const int forwarded[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1,
+	static const int forwarded[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGUSR1,
 					 SIGUSR2, SIGALRM, SIGCONT, SIGWINCH };
 	struct tc_error e = { 0 };
 	struct tc_msg m;
@@ -301,8 +301,7 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 		fail(a->sync_fd, &e);
 
 	/* 4b. Hostname, a fresh session keyring (nothing of the caller's). */
-	if (sethostname(a->hostname, strlen(a->hostname)) < 0 ||
-	    setdomainname("none", 4) < 0) {
+	if (sethostname(a->hostname, strlen(a->hostname)) < 0 || setdomainname("none", 4) < 0) {
 		tc_error_errno(&e, "uts", errno, "cannot set the hostname");
 		fail(a->sync_fd, &e);
 	}

@@ -69,8 +69,9 @@ static void report_cgroup(FILE *out)
 	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cgroup.controllers",
 		 tc_startswith(line, "0::") ? line + 3 : "/");
 	read_line(path, ctl, sizeof(ctl));
-	fprintf(out, "cgroup2: mounted; controllers here: %s (cgroup v2 limits arrive with a "
-		     "later release; limits fall back to rlimits)\n",
+	fprintf(out,
+		"cgroup2: mounted; controllers here: %s (cgroup v2 limits arrive with a "
+		"later release; limits fall back to rlimits)\n",
 		ctl[0] ? ctl : "none");
 }
 

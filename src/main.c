@@ -20,13 +20,13 @@
 #include "toolcell/sha256.h"
 #include "toolcell/util.h"
 
-#define EXIT_TIMEOUT	124
-#define EXIT_TOOLCELL	125
-#define EXIT_NOEXEC	126
-#define EXIT_NOTFOUND	127
-#define TC_HARNESS	"/usr/lib/toolcell/harness.py"
-#define TC_MANIFEST	"/usr/lib/toolcell/manifest.txt"
-#define TC_PYTHON	"/usr/bin/python3"
+#define EXIT_TIMEOUT  124
+#define EXIT_TOOLCELL 125
+#define EXIT_NOEXEC   126
+#define EXIT_NOTFOUND 127
+#define TC_HARNESS    "/usr/lib/toolcell/harness.py"
+#define TC_MANIFEST   "/usr/lib/toolcell/manifest.txt"
+#define TC_PYTHON     "/usr/bin/python3"
 
 extern char **environ;
 
@@ -96,9 +96,10 @@ static void load_config(struct ctx *c)
 	struct tc_error e = { 0 };
 	char py[PATH_MAX + 32];
 
-	c->policy_path = c->cli.policy_path ? strdup(c->cli.policy_path)
-					    : default_path("policies/default.json",
-							   TOOLCELL_INSTALL_POLICY_REL "/default.json");
+	c->policy_path = c->cli.policy_path
+				 ? strdup(c->cli.policy_path)
+				 : default_path("policies/default.json",
+						TOOLCELL_INSTALL_POLICY_REL "/default.json");
 	c->rootfs = default_path("rootfs", TOOLCELL_INSTALL_ROOTFS_REL);
 	if (!c->policy_path || !c->rootfs) {
 		diag("out of memory");
@@ -130,9 +131,9 @@ static void open_result(struct ctx *c)
 	c->result_fd = -1;
 	if (c->cli.result_path) {
 		/* opened before the sandbox exists, never through a symlink */
-		c->result_fd = open(c->cli.result_path,
-				    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
-				    0644);
+		c->result_fd = open(
+			c->cli.result_path,
+			O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
 		if (c->result_fd < 0) {
 			diag("cannot open the result file %s: %s", c->cli.result_path,
 			     strerror(errno));
@@ -156,7 +157,8 @@ static void write_result(struct ctx *c)
 		return;
 	json = tc_record_to_json(&c->out);
 	if (!json || tc_write_all(c->result_fd, json, strlen(json)) < 0)
-		diag("cannot write the result record: %s", json ? strerror(errno) : "out of memory");
+		diag("cannot write the result record: %s",
+		     json ? strerror(errno) : "out of memory");
 	free(json);
 }
 
@@ -263,8 +265,7 @@ static void explain(const struct ctx *c)
 	if (quiet || !w)
 		return;
 	if (o->status == TC_STATUS_TIMEOUT)
-		diag("%s (%s)", w,
-		     o->signaled && o->signal == SIGXCPU ? "CPU time" : "wall clock");
+		diag("%s (%s)", w, o->signaled && o->signal == SIGXCPU ? "CPU time" : "wall clock");
 	else if (o->status == TC_STATUS_OUTPUT_LIMIT)
 		diag("%s (%s)", w, o->stdout_truncated ? "stdout" : "stderr");
 	else
@@ -300,7 +301,7 @@ _Noreturn static void finish_relay(struct ctx *c, const struct tc_sandbox_result
 		exit(EXIT_TOOLCELL);
 	if (res->exec_errno)
 		exit(res->exec_errno == ENOENT || res->exec_errno == ENOTDIR ? EXIT_NOTFOUND
-									      : EXIT_NOEXEC);
+									     : EXIT_NOEXEC);
 	if (o->status == TC_STATUS_TIMEOUT)
 		exit(EXIT_TIMEOUT);
 	if (o->signaled)
@@ -504,7 +505,8 @@ _Noreturn static void verb_call(struct ctx *c)
 	}
 	if (type) {
 		explain(c);
-		snprintf(msg, sizeof(msg), "%s", limit_words(&c->out) ? limit_words(&c->out) : type);
+		snprintf(msg, sizeof(msg), "%s",
+			 limit_words(&c->out) ? limit_words(&c->out) : type);
 		print_envelope(c, &resp, type, msg, 1);
 	}
 	r = tc_response_parse(res.stdout_buf ? res.stdout_buf : "", res.stdout_len,

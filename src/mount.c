@@ -356,9 +356,9 @@ int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *e
 			    "refusing to bind %s: only directories and regular files may be bound "
 			    "(it is a %s)",
 			    path,
-			    S_ISSOCK(st.st_mode)  ? "socket"
-			    : S_ISCHR(st.st_mode) ? "character device"
-			    : S_ISBLK(st.st_mode) ? "block device"
+			    S_ISSOCK(st.st_mode)   ? "socket"
+			    : S_ISCHR(st.st_mode)  ? "character device"
+			    : S_ISBLK(st.st_mode)  ? "block device"
 			    : S_ISFIFO(st.st_mode) ? "FIFO"
 						   : "symbolic link");
 }

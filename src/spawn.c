@@ -27,7 +27,7 @@
 #define TC_SAMPLE_MS 10 /* between samples of the sandbox's memory and tasks */
 
 #define TC_CLONE_NS                                                                                \
-	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS |  \
+	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | \
 	 CLONE_NEWCGROUP)
 
 extern char **environ;
@@ -185,12 +185,12 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 static void fill_limits(const struct tc_config *cfg, struct tc_outcome *o)
 {
 	static const enum tc_enforcer by[TC_LIMIT__MAX] = {
-		[TC_LIMIT_MEMORY] = TC_ENFORCER_RLIMIT,	  /* RLIMIT_AS, and the supervisor's sum */
-		[TC_LIMIT_CPUS] = TC_ENFORCER_NONE,	  /* needs cgroup v2 cpu.max */
-		[TC_LIMIT_PIDS] = TC_ENFORCER_RLIMIT,	  /* RLIMIT_NPROC, and the supervisor */
+		[TC_LIMIT_MEMORY] = TC_ENFORCER_RLIMIT, /* RLIMIT_AS, and the supervisor's sum */
+		[TC_LIMIT_CPUS] = TC_ENFORCER_NONE,	/* needs cgroup v2 cpu.max */
+		[TC_LIMIT_PIDS] = TC_ENFORCER_RLIMIT,	/* RLIMIT_NPROC, and the supervisor */
 		[TC_LIMIT_WALL] = TC_ENFORCER_TOOLCELL,
 		[TC_LIMIT_CPU_TIME] = TC_ENFORCER_RLIMIT,
-		[TC_LIMIT_TMP] = TC_ENFORCER_TOOLCELL,	  /* tmpfs size= */
+		[TC_LIMIT_TMP] = TC_ENFORCER_TOOLCELL,	      /* tmpfs size= */
 		[TC_LIMIT_TMP_INODES] = TC_ENFORCER_TOOLCELL, /* tmpfs nr_inodes= */
 		[TC_LIMIT_SHM] = TC_ENFORCER_TOOLCELL,
 		[TC_LIMIT_FILE_SIZE] = TC_ENFORCER_RLIMIT,
@@ -242,7 +242,8 @@ static void fill_status(const struct tc_supervisor *s, struct tc_outcome *o)
 	case TC_KILL_SIGNAL:
 		o->status = TC_STATUS_SIGNALED;
 		tc_error_set(&o->err, "supervise", 0, "toolcell received %s and stopped the tool",
-			     sigabbrev_np(s->reason_signal) ? sigabbrev_np(s->reason_signal) : "a signal");
+			     sigabbrev_np(s->reason_signal) ? sigabbrev_np(s->reason_signal)
+							    : "a signal");
 		break;
 	case TC_KILL_NONE:
 		break;
@@ -254,7 +255,8 @@ static void fill_status(const struct tc_supervisor *s, struct tc_outcome *o)
 			o->exit_code = WEXITSTATUS(st);
 		} else {
 			o->signaled = true;
-			o->signal = s->tool_status_known && WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+			o->signal =
+				s->tool_status_known && WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
 		}
 		return;
 	}
@@ -263,8 +265,9 @@ static void fill_status(const struct tc_supervisor *s, struct tc_outcome *o)
 		if (s->setup_err.message[0])
 			o->err = s->setup_err;
 		else
-			tc_error_set(&o->err, "init", 0,
-				     "the sandbox's init ended without reporting the tool's status");
+			tc_error_set(
+				&o->err, "init", 0,
+				"the sandbox's init ended without reporting the tool's status");
 		return;
 	}
 	if (WIFEXITED(st)) {
@@ -301,7 +304,8 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 
 	fill_status(s, o);
 	o->wall_ms = ((s->end_ns ? s->end_ns : tc_now_ns()) - r->t_cloned) / 1000000;
-	o->cpu_user_ms = (uint64_t)ru->ru_utime.tv_sec * 1000 + (uint64_t)ru->ru_utime.tv_usec / 1000;
+	o->cpu_user_ms =
+		(uint64_t)ru->ru_utime.tv_sec * 1000 + (uint64_t)ru->ru_utime.tv_usec / 1000;
 	o->cpu_system_ms =
 		(uint64_t)ru->ru_stime.tv_sec * 1000 + (uint64_t)ru->ru_stime.tv_usec / 1000;
 	/* the larger of the sampled sum and the biggest single process */

@@ -248,7 +248,18 @@ static void sample(struct tc_supervisor *s)
 		kill_sandbox(s, TC_KILL_PIDS);
 }
 
-enum { P_SYNC, P_PIDFD, P_SIG, P_IN_SRC, P_IN_DST, P_OUT_SRC, P_OUT_DST, P_ERR_SRC, P_ERR_DST, P__N };
+enum {
+	P_SYNC,
+	P_PIDFD,
+	P_SIG,
+	P_IN_SRC,
+	P_IN_DST,
+	P_OUT_SRC,
+	P_OUT_DST,
+	P_ERR_SRC,
+	P_ERR_DST,
+	P__N
+};
 
 static void add(struct pollfd *p, int slot, int fd, short ev)
 {

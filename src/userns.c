@@ -104,8 +104,7 @@ static int pool_take(const struct tc_config *cfg, struct tc_ids *ids, struct tc_
 			return 0;
 		}
 		if (errno != EAGAIN && errno != EACCES)
-			return tc_error_errno(err, "userns", errno, "cannot lock %s",
-					      TC_POOL_LOCK);
+			return tc_error_errno(err, "userns", errno, "cannot lock %s", TC_POOL_LOCK);
 	}
 	return tc_error_set(err, "userns", EBUSY,
 			    "all %u uid pairs of the policy's uid_range are in use by running "

@@ -35,8 +35,8 @@ struct tc_child_args {
 	struct tc_mount_plan *plan;
 	const char *hostname;
 	char *const *argv;
-	char *const *envp;   /* the tool's whole environment */
-	const char *path;    /* PATH for a program name without '/' */
+	char *const *envp;     /* the tool's whole environment */
+	const char *path;      /* PATH for a program name without '/' */
 	const uint64_t *limit; /* TC_LIMIT__MAX values */
 	int sync_fd;
 	int stdio[3]; /* the tool's ends of its stdin, stdout and stderr pipes */

@@ -48,11 +48,12 @@ struct tc_cli {
 /* Parse argc/argv (argv[0] is "toolcell"). envp is the environment, read
  * only for `python` (TOOLCELL_POLICY, TOOLCELL_MEMORY, TOOLCELL_TIMEOUT,
  * TOOLCELL_CPUS, TOOLCELL_PIDS, TOOLCELL_RO_BIND, TOOLCELL_BIND,
- * TOOLCELL_WORKSPACE, TOOLCELL_ENV, TOOLCELL_PASS_ENV, TOOLCELL_RESULT,
+ * TOOLCELL_WORKSPACE, TOOLCELL_PASS_ENV, TOOLCELL_RESULT,
  * TOOLCELL_ROOTFS, TOOLCELL_SCRIPT_DIR), command-line options taking
  * precedence. On a bad command line returns -EINVAL with err naming the
  * option and what was expected. */
-int tc_cli_parse(int argc, char **argv, char *const *envp, struct tc_cli *ret, struct tc_error *err);
+int tc_cli_parse(int argc, char **argv, char *const *envp, struct tc_cli *ret,
+		 struct tc_error *err);
 
 /* Free what tc_cli_parse allocated. Accepts a zeroed struct. */
 void tc_cli_release(struct tc_cli *cli);

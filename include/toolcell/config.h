@@ -11,14 +11,14 @@
 #include <stdint.h>
 
 /* Named limits on untrusted input and on the command line. */
-#define TC_MAX_BINDS	    32	     /* --ro-bind + --bind + policy binds, together */
-#define TC_MAX_ENV	    64	     /* --env + --pass-env + policy env, together */
-#define TC_MAX_ARGS	    4096     /* arguments passed to the tool */
-#define TC_PATH_MAX	    4096     /* any path, host or inside */
-#define TC_ENV_ENTRY_MAX    32768    /* one NAME=VALUE string */
-#define TC_POLICY_FILE_MAX  (1 << 20) /* bytes of a policy file */
-#define TC_JSON_DEPTH_MAX   64	     /* nesting of requests, responses, policies */
-#define TC_TOOL_FILE_MAX    (64 << 20) /* bytes hashed for provenance */
+#define TC_MAX_BINDS	   32	      /* --ro-bind + --bind + policy binds, together */
+#define TC_MAX_ENV	   64	      /* --env + --pass-env + policy env, together */
+#define TC_MAX_ARGS	   4096	      /* arguments passed to the tool */
+#define TC_PATH_MAX	   4096	      /* any path, host or inside */
+#define TC_ENV_ENTRY_MAX   32768      /* one NAME=VALUE string */
+#define TC_POLICY_FILE_MAX (1 << 20)  /* bytes of a policy file */
+#define TC_JSON_DEPTH_MAX  64	      /* nesting of requests, responses, policies */
+#define TC_TOOL_FILE_MAX   (64 << 20) /* bytes hashed for provenance */
 
 /* The resource limits. Values are stored in the unit the comment gives. */
 enum tc_limit_id {
@@ -46,10 +46,10 @@ enum tc_unit {
 };
 
 struct tc_limit_info {
-	const char *name;	/* policy key and record key, e.g. "memory" */
-	const char *option;	/* command-line option, e.g. "--memory", or NULL */
+	const char *name;   /* policy key and record key, e.g. "memory" */
+	const char *option; /* command-line option, e.g. "--memory", or NULL */
 	enum tc_unit unit;
-	uint64_t min, max;	/* accepted range, in the stored unit */
+	uint64_t min, max; /* accepted range, in the stored unit */
 };
 
 /* Indexed by enum tc_limit_id. Defined in config.c. */
@@ -68,8 +68,8 @@ struct tc_overrides {
 	uint64_t limit[TC_LIMIT__MAX];
 	struct tc_bind binds[TC_MAX_BINDS]; /* host/inside not owned */
 	size_t n_binds;
-	const char *workspace;		 /* host dir, or NULL */
-	const char *env[TC_MAX_ENV];	 /* NAME=VALUE */
+	const char *workspace;	     /* host dir, or NULL */
+	const char *env[TC_MAX_ENV]; /* NAME=VALUE */
 	size_t n_env;
 	const char *pass_env[TC_MAX_ENV]; /* NAME */
 	size_t n_pass_env;
@@ -82,12 +82,12 @@ struct tc_config {
 	uint64_t limit[TC_LIMIT__MAX];
 	struct tc_bind binds[TC_MAX_BINDS];
 	size_t n_binds;
-	char *workspace;	/* host dir, or NULL */
-	char *workspace_inside; /* "/workspace" when workspace is set */
+	char *workspace;	   /* host dir, or NULL */
+	char *workspace_inside;	   /* "/workspace" when workspace is set */
 	char *env[TC_MAX_ENV + 1]; /* NAME=VALUE, NULL-terminated */
 	size_t n_env;
-	char *rootfs;	/* host dir of the rootfs */
-	char *hostname; /* UTS name inside */
+	char *rootfs;	    /* host dir of the rootfs */
+	char *hostname;	    /* UTS name inside */
 	uint32_t uid_base;  /* host-root mode: first host uid/gid of the pool */
 	uint32_t uid_count; /* number of host uids in the pool (pairs = count / 2) */
 	bool require_cgroup2;

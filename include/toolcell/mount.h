@@ -36,9 +36,9 @@ enum tc_mount_step {
 
 struct tc_mount_op {
 	enum tc_mount_step step;
-	char *source;  /* BIND: host path; SYMLINK: link text */
-	char *target;  /* full path while staging, e.g. "/tmp/usr" */
-	char *data;    /* TMPFS / PROC / STAGE: mount options */
+	char *source;	/* BIND: host path; SYMLINK: link text */
+	char *target;	/* full path while staging, e.g. "/tmp/usr" */
+	char *data;	/* TMPFS / PROC / STAGE: mount options */
 	unsigned attrs; /* TC_MA_* set after the mount */
 	unsigned mode;	/* MKDIR / MKFILE */
 	bool is_dir;	/* BIND: the source is a directory */

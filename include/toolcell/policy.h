@@ -9,15 +9,15 @@
 #include "toolcell/error.h"
 
 struct tc_policy {
-	char *origin;		/* file path, for messages and the record */
-	unsigned char sha256[32]; /* of the file's bytes */
-	uint64_t limit[TC_LIMIT__MAX];	   /* defaults */
-	uint64_t limit_max[TC_LIMIT__MAX]; /* highest value a caller may ask for (>= limit) */
-	bool allow_ro_bind;		   /* caller may add --ro-bind */
-	bool allow_bind;		   /* caller may add writable --bind */
-	bool allow_workspace;		   /* caller may give --workspace */
-	bool allow_env;			   /* caller may add --env */
-	bool allow_pass_env;		   /* caller may add --pass-env */
+	char *origin;			    /* file path, for messages and the record */
+	unsigned char sha256[32];	    /* of the file's bytes */
+	uint64_t limit[TC_LIMIT__MAX];	    /* defaults */
+	uint64_t limit_max[TC_LIMIT__MAX];  /* highest value a caller may ask for (>= limit) */
+	bool allow_ro_bind;		    /* caller may add --ro-bind */
+	bool allow_bind;		    /* caller may add writable --bind */
+	bool allow_workspace;		    /* caller may give --workspace */
+	bool allow_env;			    /* caller may add --env */
+	bool allow_pass_env;		    /* caller may add --pass-env */
 	struct tc_bind binds[TC_MAX_BINDS]; /* the policy's own binds; owned */
 	size_t n_binds;
 	char *env[TC_MAX_ENV]; /* NAME=VALUE set for every run; owned */

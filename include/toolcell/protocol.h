@@ -26,8 +26,8 @@ int tc_json_validate(const char *buf, size_t len, size_t max_bytes, const char *
 /* What the tool answered, as toolcell reads it from the tool's stdout. */
 struct tc_response {
 	bool ok;
-	char *data;	 /* ok: the raw bytes of the data value, as the tool wrote them; owned */
-	char *err_type;	 /* !ok: error.type from the tool (or "ToolError"); owned */
+	char *data;	   /* ok: the raw bytes of the data value, as the tool wrote them; owned */
+	char *err_type;	   /* !ok: error.type from the tool (or "ToolError"); owned */
 	char *err_message; /* !ok: error.message from the tool; owned */
 };
 

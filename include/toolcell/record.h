@@ -55,7 +55,7 @@ struct tc_maybe {
 struct tc_outcome {
 	enum tc_status status;
 	bool status_inferred;
-	bool exited;	/* exit_code is valid */
+	bool exited; /* exit_code is valid */
 	int exit_code;
 	bool signaled; /* signal is valid */
 	int signal;
@@ -75,11 +75,11 @@ struct tc_outcome {
 	uint64_t limit[TC_LIMIT__MAX];
 	enum tc_enforcer enforced_by[TC_LIMIT__MAX];
 	/* isolation */
-	unsigned namespaces; /* TC_NS_* bits */
-	const char *seccomp; /* "none" until the seccomp issue lands, then the mode */
+	unsigned namespaces;  /* TC_NS_* bits */
+	const char *seccomp;  /* "none" until the seccomp issue lands, then the mode */
 	const char *landlock; /* ABI description or "unavailable" */
 	bool no_new_privs;
-	uint64_t cap_eff; /* capabilities left to the tool (bit mask) */
+	uint64_t cap_eff;	     /* capabilities left to the tool (bit mask) */
 	uint32_t host_uid, host_gid; /* what the tool's uid/gid are on the host */
 	uint32_t tool_uid;	     /* the tool's uid inside */
 	/* provenance: hex sha256, or "" when not applicable */

@@ -13,18 +13,18 @@
 #define TC_RELAY_BUF (64 * 1024)
 
 struct tc_stream {
-	int src;	     /* fd to read, or -1 when the source is mem_in */
-	int dst;	     /* fd to write, or -1 to capture into mem */
-	bool dst_is_ours;    /* dst may be made non-blocking (our own pipe end) */
-	size_t dst_chunk;    /* largest write that cannot block after POLLOUT */
-	const char *mem_in;  /* source bytes when src < 0 */
+	int src;	    /* fd to read, or -1 when the source is mem_in */
+	int dst;	    /* fd to write, or -1 to capture into mem */
+	bool dst_is_ours;   /* dst may be made non-blocking (our own pipe end) */
+	size_t dst_chunk;   /* largest write that cannot block after POLLOUT */
+	const char *mem_in; /* source bytes when src < 0 */
 	size_t mem_in_len;
-	char *mem;	     /* captured bytes (NUL-terminated) when dst < 0 */
+	char *mem; /* captured bytes (NUL-terminated) when dst < 0 */
 	size_t mem_len, mem_cap;
 	char buf[TC_RELAY_BUF];
-	size_t start, end;   /* buf[start..end) waits for dst */
-	uint64_t cap;	     /* most bytes passed on; more is an overflow */
-	uint64_t passed;     /* bytes passed on (or captured) */
+	size_t start, end; /* buf[start..end) waits for dst */
+	uint64_t cap;	   /* most bytes passed on; more is an overflow */
+	uint64_t passed;   /* bytes passed on (or captured) */
 	bool src_eof, dst_gone, overflow;
 	char tail[256]; /* the last bytes read, for diagnosis (a MemoryError line) */
 	size_t tail_len;

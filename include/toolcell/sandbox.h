@@ -23,8 +23,8 @@ enum tc_io_mode {
 
 struct tc_sandbox_spec {
 	const struct tc_config *cfg;
-	char *const *argv;	/* program and arguments, as seen inside */
-	const char *cwd;	/* working directory inside, absolute */
+	char *const *argv;	       /* program and arguments, as seen inside */
+	const char *cwd;	       /* working directory inside, absolute */
 	struct tc_bind extra_binds[2]; /* read-only binds toolcell adds (script, its folder) */
 	size_t n_extra_binds;
 	enum tc_io_mode io;
@@ -37,7 +37,7 @@ struct tc_sandbox_spec {
 struct tc_sandbox_result {
 	char *stdout_buf; /* TC_IO_MEMORY: the captured stdout (NUL-terminated); owned */
 	size_t stdout_len;
-	int exec_errno;	  /* the tool's execve failed with this errno (0: it did not) */
+	int exec_errno;	     /* the tool's execve failed with this errno (0: it did not) */
 	int toolcell_signal; /* toolcell got SIGTERM/SIGINT/SIGHUP and stopped the run */
 };
 

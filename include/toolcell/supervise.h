@@ -30,20 +30,20 @@ enum tc_kill_reason {
 
 struct tc_supervisor {
 	/* inputs */
-	pid_t pid;	/* the sandbox's init, as seen from the host */
+	pid_t pid; /* the sandbox's init, as seen from the host */
 	int pidfd;
 	int sync_fd;
-	int sig_fd;	/* signalfd for SIGTERM, SIGINT, SIGHUP */
+	int sig_fd; /* signalfd for SIGTERM, SIGINT, SIGHUP */
 	uint64_t start_ns, wall_ms;
 	uint64_t memory_max, tasks_max;
 	uint64_t sample_ms; /* between samples of memory and tasks */
 	struct tc_stream in, out, err;
 	/* outputs */
 	enum tc_kill_reason reason;
-	int reason_signal;    /* TC_KILL_SIGNAL: which */
+	int reason_signal; /* TC_KILL_SIGNAL: which */
 	bool init_exited;
 	bool tool_status_known;
-	int tool_status;      /* raw wait status of the tool */
+	int tool_status; /* raw wait status of the tool */
 	int exec_errno;
 	struct tc_error tool_err;  /* EXEC_FAILED */
 	struct tc_error setup_err; /* ERROR or a failure of ours during set-up */

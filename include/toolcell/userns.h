@@ -16,10 +16,10 @@
 #include "toolcell/error.h"
 
 struct tc_ids {
-	bool pool;	     /* host-root mode: ids from the pool */
-	uint32_t root_host;  /* pool: host id of namespace root (uid and gid) */
+	bool pool;			       /* host-root mode: ids from the pool */
+	uint32_t root_host;		       /* pool: host id of namespace root (uid and gid) */
 	uint32_t tool_host_uid, tool_host_gid; /* what the tool is on the host */
-	int lock_fd;	     /* pool: holds the slot's lock; -1 otherwise */
+	int lock_fd;			       /* pool: holds the slot's lock; -1 otherwise */
 	char uid_map[96], gid_map[96];
 };
 
