@@ -6,8 +6,9 @@
 
 #include "toolcell/error.h"
 
-static int error_vset(struct tc_error *e, const char *stage, int err, bool with_errno,
-		      const char *fmt, va_list ap)
+__attribute__((format(printf, 5, 0))) static int error_vset(struct tc_error *e, const char *stage,
+							    int err, bool with_errno,
+							    const char *fmt, va_list ap)
 {
 	if (e) {
 		size_t n;

@@ -1,0 +1,193 @@
+/* The table of resource limits (names, options, units, accepted ranges)
+ * and the pure parsers that the policy and the command line share for
+ * sizes, durations and CPU counts; also frees a struct tc_config. Numbers
+ * are parsed digit by digit in exact integer arithmetic, never with strtod,
+ * so no locale can make "1,5" mean 1.5 and no binary fraction can turn
+ * "0.1" into 0.1000000000000000055. Runs in the parent before clone. */
+#include <errno.h>
+#include <string.h>
+
+#include "toolcell/config.h"
+#include "toolcell/util.h"
+
+#define KIB (UINT64_C(1) << 10)
+#define MIB (UINT64_C(1) << 20)
+#define GIB (UINT64_C(1) << 30)
+#define TIB (UINT64_C(1) << 40)
+
+/* The ranges are sanity bounds, not advice: a policy chooses its own
+ * defaults and ceilings inside them (policies/README.md lists them). */
+const struct tc_limit_info tc_limit_info[TC_LIMIT__MAX] = {
+	[TC_LIMIT_MEMORY] = { "memory", "--memory", TC_UNIT_BYTES, 4 * MIB, 64 * GIB },
+	[TC_LIMIT_CPUS] = { "cpus", "--cpus", TC_UNIT_MILLICPU, 10, 1024000 },
+	[TC_LIMIT_PIDS] = { "pids", "--pids", TC_UNIT_COUNT, 1, 65536 },
+	[TC_LIMIT_WALL] = { "timeout", "--timeout", TC_UNIT_MS, 1, 24 * 3600 * 1000 },
+	[TC_LIMIT_CPU_TIME] = { "cpu_time", "--cpu-time", TC_UNIT_MS, 1, 24 * 3600 * 1000 },
+	[TC_LIMIT_TMP] = { "tmp_size", "--tmp-size", TC_UNIT_BYTES, 4 * KIB, 64 * GIB },
+	[TC_LIMIT_TMP_INODES] = { "tmp_inodes", "--tmp-inodes", TC_UNIT_COUNT, 16, 1 << 20 },
+	[TC_LIMIT_SHM] = { "shm_size", "--shm-size", TC_UNIT_BYTES, 4 * KIB, 64 * GIB },
+	[TC_LIMIT_FILE_SIZE] = { "file_size", "--file-size", TC_UNIT_BYTES, 4 * KIB, TIB },
+	[TC_LIMIT_OPEN_FILES] = { "open_files", "--open-files", TC_UNIT_COUNT, 16, 65536 },
+	[TC_LIMIT_REQUEST] = { "request_size", "--request-size", TC_UNIT_BYTES, 4 * KIB, GIB },
+	[TC_LIMIT_STDOUT] = { "stdout_size", "--stdout-size", TC_UNIT_BYTES, 4 * KIB, GIB },
+	[TC_LIMIT_STDERR] = { "stderr_size", "--stderr-size", TC_UNIT_BYTES, 4 * KIB, GIB },
+};
+
+void tc_config_release(struct tc_config *cfg)
+{
+	size_t i;
+
+	if (!cfg)
+		return;
+	for (i = 0; i < cfg->n_binds && i < TC_MAX_BINDS; i++) {
+		free(cfg->binds[i].host);
+		free(cfg->binds[i].inside);
+	}
+	for (i = 0; i < cfg->n_env && i < TC_MAX_ENV; i++)
+		free(cfg->env[i]);
+	free(cfg->workspace);
+	free(cfg->workspace_inside);
+	free(cfg->rootfs);
+	free(cfg->hostname);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* Digits after the point we keep exactly: 10^9 fits the arithmetic below
+ * with room to spare (frac * (mult % den) < 10^18). */
+#define DECIMAL_DEN_MAX UINT64_C(1000000000)
+
+/* A non-negative decimal number "W" or "W.F", held exactly as
+ * whole + frac / den. */
+struct decimal {
+	uint64_t whole;
+	uint64_t frac;
+	uint64_t den;  /* 10^(digits of F), 1 when there is no point */
+	bool overflow; /* W does not fit in 64 bits */
+};
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Parse [0-9]+(\.[0-9]+)? at *s and advance *s past it. No sign, no
+ * exponent, no spaces; more than 9 significant fraction digits is -EINVAL
+ * (trailing zeros beyond them are fine). */
+static int decimal_parse(const char **s, struct decimal *ret)
+{
+	const char *p = *s;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->den = 1;
+	if (!is_digit(*p))
+		return -EINVAL;
+	for (; is_digit(*p); p++)
+		if (__builtin_mul_overflow(ret->whole, 10, &ret->whole) ||
+		    __builtin_add_overflow(ret->whole, (uint64_t)(*p - '0'), &ret->whole))
+			ret->overflow = true;
+	if (*p == '.') {
+		p++;
+		if (!is_digit(*p))
+			return -EINVAL;
+		for (; is_digit(*p); p++) {
+			if (ret->den == DECIMAL_DEN_MAX) {
+				if (*p != '0')
+					return -EINVAL;
+				continue;
+			}
+			ret->frac = ret->frac * 10 + (uint64_t)(*p - '0');
+			ret->den *= 10;
+		}
+	}
+	*s = p;
+	return 0;
+}
+
+/* ceil(d * mult), exactly: whole * mult + ceil(frac * mult / den), where
+ * frac * mult / den = frac * (mult / den) + frac * (mult % den) / den and
+ * neither product can overflow (frac < den <= 10^9). */
+static int decimal_scale(const struct decimal *d, uint64_t mult, uint64_t *ret)
+{
+	uint64_t whole, part;
+
+	if (d->overflow || __builtin_mul_overflow(d->whole, mult, &whole))
+		return -ERANGE;
+	part = d->frac * (mult / d->den) + (d->frac * (mult % d->den) + d->den - 1) / d->den;
+	if (__builtin_add_overflow(whole, part, ret))
+		return -ERANGE;
+	return 0;
+}
+
+int tc_parse_size(const char *s, uint64_t *ret_bytes)
+{
+	struct decimal d;
+	uint64_t mult = 1;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	r = decimal_parse(&s, &d);
+	if (r < 0)
+		return r;
+	switch (*s) {
+	case 'K':
+	case 'k':
+		mult = KIB;
+		break;
+	case 'M':
+	case 'm':
+		mult = MIB;
+		break;
+	case 'G':
+	case 'g':
+		mult = GIB;
+		break;
+	case 'T':
+	case 't':
+		mult = TIB;
+		break;
+	}
+	if (mult > 1) {
+		s++;
+		if (s[0] == 'i' && s[1] == 'B')
+			s += 2;
+	}
+	if (*s)
+		return -EINVAL;
+	/* A fraction needs a unit: "1.5" bytes means nothing. */
+	if (mult == 1 && d.den > 1)
+		return -EINVAL;
+	return decimal_scale(&d, mult, ret_bytes);
+}
+
+int tc_parse_seconds_ms(const char *s, uint64_t *ret_ms)
+{
+	struct decimal d;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	r = decimal_parse(&s, &d);
+	if (r < 0)
+		return r;
+	if (*s == 's') /* "30s" reads as toolcell prints durations */
+		s++;
+	if (*s)
+		return -EINVAL;
+	return decimal_scale(&d, 1000, ret_ms);
+}
+
+int tc_parse_millicpus(const char *s, uint64_t *ret)
+{
+	struct decimal d;
+	int r;
+
+	if (!s)
+		return -EINVAL;
+	r = decimal_parse(&s, &d);
+	if (r < 0)
+		return r;
+	if (*s)
+		return -EINVAL;
+	return decimal_scale(&d, 1000, ret);
+}

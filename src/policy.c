@@ -1,0 +1,1265 @@
+/* Policy files: parse and validate the operator's JSON ceiling (pure:
+ * bytes in, struct out), print the effective policy back as a policy file,
+ * merge a caller's overrides into a struct tc_config under the policy's
+ * ceilings, and load one file with a size cap and its sha256. Every refusal
+ * names the file, the key path or option, and what was expected. Runs in
+ * the parent before clone; policies/README.md documents the schema. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "toolcell/policy.h"
+#include "toolcell/sha256.h"
+#include "toolcell/util.h"
+
+#define STAGE		 "policy"
+#define DEFAULT_HOSTNAME "toolcell"
+#define HOSTNAME_MAX	 63
+#define WORKSPACE_INSIDE "/workspace"
+/* 0x70000000: far above the ranges /etc/subuid usually hands out */
+#define UID_RANGE_START	  UINT32_C(1879048192)
+#define UID_RANGE_COUNT	  UINT32_C(65536)
+#define UID_RANGE_END_MAX UINT64_C(4294967294) /* start + count; (uid_t)-1 is never valid */
+#define KEY_PATH_MAX	  128		       /* "binds[31].inside", "env.NAME" (NAME truncated) */
+#define SHOWN_STRING_MAX  48		       /* characters of a bad string quoted in a message */
+
+/* Built-in defaults: what a policy that omits a limit gets. */
+static const uint64_t limit_default[TC_LIMIT__MAX] = {
+	[TC_LIMIT_MEMORY] = UINT64_C(256) << 20,
+	[TC_LIMIT_CPUS] = 1000,
+	[TC_LIMIT_PIDS] = 64,
+	[TC_LIMIT_WALL] = 30 * 1000,
+	[TC_LIMIT_CPU_TIME] = 30 * 1000,
+	[TC_LIMIT_TMP] = UINT64_C(64) << 20,
+	[TC_LIMIT_TMP_INODES] = 4096,
+	[TC_LIMIT_SHM] = UINT64_C(16) << 20,
+	[TC_LIMIT_FILE_SIZE] = UINT64_C(64) << 20,
+	[TC_LIMIT_OPEN_FILES] = 256,
+	[TC_LIMIT_REQUEST] = UINT64_C(1) << 20,
+	[TC_LIMIT_STDOUT] = UINT64_C(1) << 20,
+	[TC_LIMIT_STDERR] = UINT64_C(64) << 10,
+};
+
+enum top_key {
+	K_VERSION,
+	K_DESCRIPTION,
+	K_NETWORK,
+	K_HOSTNAME,
+	K_LIMITS,
+	K_MAX,
+	K_ALLOW,
+	K_ENV,
+	K_PASS_ENV,
+	K_BINDS,
+	K_UID_RANGE,
+	K_REQUIRE,
+	K__MAX
+};
+static const char *const top_keys[K__MAX] = { "version",  "description", "network",   "hostname",
+					      "limits",	  "max",	 "allow",     "env",
+					      "pass_env", "binds",	 "uid_range", "require" };
+static const char *const allow_keys[] = { "ro_bind", "bind", "workspace", "env", "pass_env" };
+static const char *const bind_keys[] = { "host", "inside", "writable" };
+static const char *const uid_keys[] = { "start", "count" };
+static const char *const require_keys[] = { "cgroup2" };
+
+/* Bind targets the host side may never name: these and everything beneath
+ * them, then these exactly (a home root holds every user's files). */
+static const char *const host_refused_tree[] = { "/proc", "/sys", "/dev", "/run" };
+static const char *const host_refused_exact[] = { "/home", "/root" };
+/* Inside paths the launcher itself mounts or relies on. */
+static const char *const inside_refused_tree[] = { "/usr",   "/etc",	      "/proc", "/dev",
+						   "/tmp",   "/bin",	      "/sbin", "/lib",
+						   "/lib64", WORKSPACE_INSIDE };
+
+struct parse_ctx {
+	const char *origin;
+	struct tc_error *err;
+};
+
+static int perr(const struct parse_ctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int perr(const struct parse_ctx *c, const char *path, const char *fmt, ...)
+{
+	char msg[TC_ERROR_MESSAGE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (path)
+		return tc_error_set(c->err, STAGE, EINVAL, "%s: %s: %s", c->origin, path, msg);
+	return tc_error_set(c->err, STAGE, EINVAL, "%s: %s", c->origin, msg);
+}
+
+static int oom(struct tc_error *err)
+{
+	return tc_error_set(err, STAGE, ENOMEM, "out of memory");
+}
+
+/* Copy s for a message: printable ASCII kept, anything else as '?', cut at
+ * max characters with "..." appended. */
+static void shown(char *out, size_t n, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max && i + 4 < n && s[i]; i++)
+		out[i] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+	if (s[i] && i + 4 <= n) {
+		memcpy(out + i, "...", 3);
+		i += 3;
+	}
+	out[i] = '\0';
+}
+
+/* What a bad value was, for "expected X, got Y". */
+static void describe(const cJSON *v, char *buf, size_t n)
+{
+	char s[SHOWN_STRING_MAX + 4];
+	char *num;
+
+	if (cJSON_IsString(v)) {
+		shown(s, sizeof(s), v->valuestring, SHOWN_STRING_MAX);
+		snprintf(buf, n, "\"%s\"", s);
+	} else if (cJSON_IsNumber(v)) {
+		/* cJSON prints with '.' whatever the locale */
+		num = cJSON_PrintUnformatted(v);
+		snprintf(buf, n, "%s", num ? num : "a number");
+		cJSON_free(num);
+	} else if (cJSON_IsTrue(v)) {
+		snprintf(buf, n, "true");
+	} else if (cJSON_IsFalse(v)) {
+		snprintf(buf, n, "false");
+	} else if (cJSON_IsNull(v)) {
+		snprintf(buf, n, "null");
+	} else if (cJSON_IsArray(v)) {
+		snprintf(buf, n, "an array");
+	} else {
+		snprintf(buf, n, "an object");
+	}
+}
+
+static int expect(const struct parse_ctx *c, const char *path, const char *what, const cJSON *v)
+{
+	char got[SHOWN_STRING_MAX + 8];
+
+	describe(v, got, sizeof(got));
+	return perr(c, path, "expected %s, got %s", what, got);
+}
+
+static void path_key(char *buf, size_t n, const char *parent, const char *key)
+{
+	char k[SHOWN_STRING_MAX + 4];
+
+	shown(k, sizeof(k), key, SHOWN_STRING_MAX);
+	if (parent)
+		snprintf(buf, n, "%s.%s", parent, k);
+	else
+		snprintf(buf, n, "%s", k);
+}
+
+/* v in its unit's spelling: "256M", "4097", "64", "30s", "0.25s", "0.5". */
+static void format_value(enum tc_unit unit, uint64_t v, char *buf, size_t n)
+{
+	static const char units[] = "TGMK";
+	unsigned frac;
+	size_t i;
+	char f[4];
+
+	switch (unit) {
+	case TC_UNIT_BYTES:
+		for (i = 0; i < 4; i++) {
+			uint64_t m = UINT64_C(1) << (40 - 10 * i);
+			if (v && v % m == 0) {
+				snprintf(buf, n, "%" PRIu64 "%c", v / m, units[i]);
+				return;
+			}
+		}
+		snprintf(buf, n, "%" PRIu64, v);
+		return;
+	case TC_UNIT_COUNT:
+		snprintf(buf, n, "%" PRIu64, v);
+		return;
+	case TC_UNIT_MS:
+	case TC_UNIT_MILLICPU:
+		frac = (unsigned)(v % 1000);
+		snprintf(f, sizeof(f), "%03u", frac);
+		for (i = 3; i > 0 && f[i - 1] == '0'; i--)
+			f[i - 1] = '\0';
+		snprintf(buf, n, "%" PRIu64 "%s%s%s", v / 1000, frac ? "." : "", f,
+			 unit == TC_UNIT_MS ? "s" : "");
+		return;
+	}
+}
+
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
+ * no surrogates, nothing past U+10FFFF), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4) /* continuation, overlong 2-byte, or past U+10FFFF */
+		return 0;
+	len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	cp = s[0] & (0x7fu >> len);
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Pre-scan of the raw bytes, before cJSON sees them: no NUL byte, valid
+ * UTF-8, no "\u0000" escape (cJSON would silently cut the string there),
+ * and nesting at most TC_JSON_DEPTH_MAX so cJSON's recursion stays
+ * shallow. Syntax errors are left to cJSON. */
+static int json_prescan(const struct parse_ctx *c, const char *json, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)json;
+	size_t i = 0, depth = 0, n;
+	bool in_string = false;
+
+	while (i < len) {
+		if (s[i] == 0)
+			return perr(c, NULL, "NUL byte at byte %zu; a policy is JSON text", i);
+		if (s[i] >= 0x80) {
+			n = utf8_len(s + i, len - i);
+			if (!n)
+				return perr(c, NULL, "invalid UTF-8 at byte %zu", i);
+			i += n;
+			continue;
+		}
+		if (in_string) {
+			if (s[i] == '"')
+				in_string = false;
+			else if (s[i] == '\\' && i + 1 < len &&
+				 (s[i + 1] == '"' || s[i + 1] == '\\'))
+				i++;
+			else if (s[i] == '\\' && len - i >= 6 && !memcmp(s + i + 1, "u0000", 5))
+				return perr(c, NULL, "\\u0000 at byte %zu; strings cannot hold NUL",
+					    i);
+		} else if (s[i] == '"') {
+			in_string = true;
+		} else if (s[i] == '[' || s[i] == '{') {
+			if (++depth > TC_JSON_DEPTH_MAX)
+				return perr(c, NULL, "nesting deeper than %d levels at byte %zu",
+					    TC_JSON_DEPTH_MAX, i);
+		} else if ((s[i] == ']' || s[i] == '}') && depth) {
+			depth--;
+		}
+		i++;
+	}
+	return 0;
+}
+
+/* Collect the members of an object whose keys are fixed: ret[i] is the
+ * member named keys[i] or NULL. Unknown and repeated keys are refused. */
+static int object_fields(const struct parse_ctx *c, const cJSON *obj, const char *path,
+			 const char *const *keys, size_t n_keys, const cJSON **ret)
+{
+	char sub[KEY_PATH_MAX], known[TC_ERROR_MESSAGE_MAX];
+	const cJSON *it;
+	size_t i, off;
+
+	if (!cJSON_IsObject(obj))
+		return path ? expect(c, path, "an object", obj)
+			    : expect(c, path, "a JSON object at the top level", obj);
+	memset(ret, 0, n_keys * sizeof(*ret));
+	cJSON_ArrayForEach(it, obj)
+	{
+		for (i = 0; i < n_keys && strcmp(keys[i], it->string); i++)
+			;
+		path_key(sub, sizeof(sub), path, it->string);
+		if (i == n_keys) {
+			for (i = 0, off = 0; i < n_keys && off < sizeof(known); i++)
+				off += (size_t)snprintf(known + off, sizeof(known) - off, "%s%s",
+							i ? ", " : "", keys[i]);
+			return perr(c, sub, "unknown key (known: %s)", known);
+		}
+		if (ret[i])
+			return perr(c, sub, "duplicate key");
+		ret[i] = it;
+	}
+	return 0;
+}
+
+/* A JSON number that is a whole number of units, exactly. */
+static int number_whole(const cJSON *v, uint64_t *ret)
+{
+	double d;
+
+	if (!cJSON_IsNumber(v))
+		return -EINVAL;
+	d = v->valuedouble;
+	if (!(d >= 0))
+		return -EINVAL;
+	if (d >= 18446744073709551616.0)
+		return -ERANGE;
+	if ((double)(uint64_t)d != d)
+		return -EINVAL;
+	*ret = (uint64_t)d;
+	return 0;
+}
+
+/* A JSON number of seconds or CPUs in thousandths, rounded up. The double
+ * is first rounded to millionths, which recovers the decimal the file
+ * wrote (up to 6 digits after the point) from its binary approximation. */
+static int number_thousandths(const cJSON *v, uint64_t *ret)
+{
+	double d;
+	uint64_t micro;
+
+	if (!cJSON_IsNumber(v))
+		return -EINVAL;
+	d = v->valuedouble;
+	if (!(d >= 0))
+		return -EINVAL;
+	if (d > 1e9)
+		return -ERANGE;
+	micro = (uint64_t)(d * 1e6 + 0.5);
+	*ret = (micro + 999) / 1000;
+	return 0;
+}
+
+static int limit_value(const struct parse_ctx *c, const char *path, enum tc_limit_id id,
+		       const cJSON *v, uint64_t *ret)
+{
+	const struct tc_limit_info *li = &tc_limit_info[id];
+	char got[SHOWN_STRING_MAX + 8], bound[32];
+	const char *what = NULL;
+	int r = -EINVAL;
+
+	switch (li->unit) {
+	case TC_UNIT_BYTES:
+		if (cJSON_IsString(v))
+			r = tc_parse_size(v->valuestring, ret);
+		else
+			r = number_whole(v, ret);
+		what = "a size such as \"256M\"";
+		break;
+	case TC_UNIT_COUNT:
+		r = number_whole(v, ret);
+		what = "a whole number";
+		break;
+	case TC_UNIT_MS:
+		r = number_thousandths(v, ret);
+		what = "a number of seconds such as 30 or 0.25";
+		break;
+	case TC_UNIT_MILLICPU:
+		r = number_thousandths(v, ret);
+		what = "a number of CPUs such as 1 or 0.5";
+		break;
+	}
+	if (r == -EINVAL)
+		return expect(c, path, what, v);
+	if (r == 0)
+		format_value(li->unit, *ret, got, sizeof(got));
+	else
+		describe(v, got, sizeof(got));
+	if (r < 0 || *ret > li->max) {
+		format_value(li->unit, li->max, bound, sizeof(bound));
+		return perr(c, path, "%s is above toolcell's maximum of %s", got, bound);
+	}
+	if (*ret < li->min) {
+		format_value(li->unit, li->min, bound, sizeof(bound));
+		return perr(c, path, "%s is below toolcell's minimum of %s", got, bound);
+	}
+	return 0;
+}
+
+/* "limits" or "max": any subset of the limit keys. */
+static int parse_limits(const struct parse_ctx *c, const cJSON *obj, const char *section,
+			uint64_t *vals, bool *set)
+{
+	const char *keys[TC_LIMIT__MAX];
+	const cJSON *items[TC_LIMIT__MAX];
+	char sub[KEY_PATH_MAX];
+	size_t i;
+	int r;
+
+	for (i = 0; i < TC_LIMIT__MAX; i++)
+		keys[i] = tc_limit_info[i].name;
+	r = object_fields(c, obj, section, keys, TC_LIMIT__MAX, items);
+	if (r < 0)
+		return r;
+	for (i = 0; i < TC_LIMIT__MAX; i++) {
+		if (!items[i])
+			continue;
+		path_key(sub, sizeof(sub), section, keys[i]);
+		r = limit_value(c, sub, (enum tc_limit_id)i, items[i], &vals[i]);
+		if (r < 0)
+			return r;
+		set[i] = true;
+	}
+	return 0;
+}
+
+static int parse_bool(const struct parse_ctx *c, const char *path, const cJSON *v, bool *ret)
+{
+	if (!v)
+		return 0;
+	if (!cJSON_IsBool(v))
+		return expect(c, path, "true or false", v);
+	*ret = cJSON_IsTrue(v);
+	return 0;
+}
+
+/* NULL when name may be set in the tool's environment, else why not. */
+static const char *env_name_problem(const char *name, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || (name[0] >= '0' && name[0] <= '9'))
+		return "is not a variable name ([A-Za-z_][A-Za-z0-9_]*)";
+	for (i = 0; i < len; i++)
+		if (!(name[i] == '_' || (name[i] >= '0' && name[i] <= '9') ||
+		      (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z')))
+			return "is not a variable name ([A-Za-z_][A-Za-z0-9_]*)";
+	if (len >= 9 && !memcmp(name, "TOOLCELL_", 9))
+		return "starts with TOOLCELL_: toolcell's own settings are never passed to the tool";
+	return NULL;
+}
+
+static char *env_entry(const char *name, size_t name_len, const char *value)
+{
+	size_t vlen = strlen(value);
+	char *e;
+
+	if (name_len + 1 + vlen > TC_ENV_ENTRY_MAX) {
+		errno = E2BIG;
+		return NULL;
+	}
+	e = malloc(name_len + vlen + 2);
+	if (!e) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(e, name, name_len);
+	e[name_len] = '=';
+	memcpy(e + name_len + 1, value, vlen + 1);
+	return e;
+}
+
+/* Index of the entry in env[0..n) that sets name, or n. */
+static size_t env_find(char *const *env, size_t n, const char *name, size_t name_len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strncmp(env[i], name, name_len) && env[i][name_len] == '=')
+			break;
+	return i;
+}
+
+static int parse_env(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
+{
+	char sub[KEY_PATH_MAX];
+	const char *why;
+	const cJSON *it;
+	size_t len;
+	int n;
+
+	if (!cJSON_IsObject(obj))
+		return expect(c, "env", "an object of \"NAME\": \"value\" pairs", obj);
+	n = cJSON_GetArraySize(obj);
+	if (n > TC_MAX_ENV)
+		return perr(c, "env", "%d variables; at most %d", n, TC_MAX_ENV);
+	cJSON_ArrayForEach(it, obj)
+	{
+		path_key(sub, sizeof(sub), "env", it->string);
+		len = strlen(it->string);
+		why = env_name_problem(it->string, len);
+		if (why)
+			return perr(c, sub, "%s", why);
+		if (!cJSON_IsString(it))
+			return expect(c, sub, "a string", it);
+		if (env_find(p->env, p->n_env, it->string, len) < p->n_env)
+			return perr(c, sub, "duplicate key");
+		p->env[p->n_env] = env_entry(it->string, len, it->valuestring);
+		if (!p->env[p->n_env])
+			return errno == E2BIG ? perr(c, sub, "NAME=VALUE is longer than %d bytes",
+						     TC_ENV_ENTRY_MAX)
+					      : oom(c->err);
+		p->n_env++;
+	}
+	return 0;
+}
+
+static int parse_pass_env(const struct parse_ctx *c, const cJSON *arr, struct tc_policy *p)
+{
+	char sub[KEY_PATH_MAX];
+	const char *why;
+	const cJSON *it;
+	size_t i;
+	int n;
+
+	if (!cJSON_IsArray(arr))
+		return expect(c, "pass_env", "an array of variable names", arr);
+	n = cJSON_GetArraySize(arr);
+	if ((size_t)n + p->n_env > TC_MAX_ENV)
+		return perr(c, "pass_env", "env and pass_env name %zu variables; at most %d",
+			    (size_t)n + p->n_env, TC_MAX_ENV);
+	cJSON_ArrayForEach(it, arr)
+	{
+		snprintf(sub, sizeof(sub), "pass_env[%zu]", p->n_pass_env);
+		if (!cJSON_IsString(it))
+			return expect(c, sub, "a variable name", it);
+		why = env_name_problem(it->valuestring, strlen(it->valuestring));
+		if (why)
+			return expect(c, sub, "a variable name that is not TOOLCELL_*", it);
+		for (i = 0; i < p->n_pass_env; i++)
+			if (!strcmp(p->pass_env[i], it->valuestring))
+				return perr(c, sub, "%s is listed twice", it->valuestring);
+		p->pass_env[p->n_pass_env] = strdup(it->valuestring);
+		if (!p->pass_env[p->n_pass_env])
+			return oom(c->err);
+		p->n_pass_env++;
+	}
+	return 0;
+}
+
+static bool at_or_beneath(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	return !strncmp(path, root, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+static int why_set(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int why_set(char *why, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* The rules every bind path meets, for the policy's binds and the
+ * caller's alike. Pure. 0, or -EINVAL with why describing the problem. */
+static int bind_path_check(const char *path, bool inside, char *why, size_t why_len)
+{
+	const char *s;
+	size_t i, len = strlen(path);
+
+	if (path[0] != '/')
+		return why_set(why, why_len, "is not an absolute path");
+	if (len >= TC_PATH_MAX)
+		return why_set(why, why_len, "is longer than %d bytes", TC_PATH_MAX - 1);
+	for (s = path; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return why_set(why, why_len, "contains a control character");
+	if (!strcmp(path, "/"))
+		return why_set(why, why_len,
+			       inside ? "is the sandbox's root, which the launcher owns"
+				      : "is the host's root");
+	/* every component non-empty (no "//", no trailing "/"), not "." or ".." */
+	for (s = path; s; s = strchr(s + 1, '/')) {
+		const char *e = strchr(s + 1, '/');
+		size_t n = e ? (size_t)(e - s - 1) : strlen(s + 1);
+		if (n == 0 || (n == 1 && s[1] == '.') || (n == 2 && s[1] == '.' && s[2] == '.'))
+			return why_set(why, why_len,
+				       "is not normalized (no \".\" or \"..\" components, no "
+				       "\"//\", no trailing \"/\")");
+	}
+	if (inside) {
+		for (i = 0; i < TC_ARRAY_SIZE(inside_refused_tree); i++)
+			if (at_or_beneath(path, inside_refused_tree[i]))
+				return why_set(why, why_len,
+					       "is at or beneath %s, which the launcher owns",
+					       inside_refused_tree[i]);
+		return 0;
+	}
+	for (i = 0; i < TC_ARRAY_SIZE(host_refused_tree); i++)
+		if (at_or_beneath(path, host_refused_tree[i]))
+			return why_set(why, why_len, "is at or beneath %s, which is never bound",
+				       host_refused_tree[i]);
+	for (i = 0; i < TC_ARRAY_SIZE(host_refused_exact); i++)
+		if (!strcmp(path, host_refused_exact[i]))
+			return why_set(why, why_len,
+				       "is a home directory root; bind a folder in it");
+	return 0;
+}
+
+static int parse_bind(const struct parse_ctx *c, const cJSON *obj, size_t idx, struct tc_policy *p)
+{
+	char path[32], sub[KEY_PATH_MAX], why[128], show[SHOWN_STRING_MAX + 4];
+	struct tc_bind *b = &p->binds[p->n_binds];
+	const cJSON *f[TC_ARRAY_SIZE(bind_keys)];
+	size_t i;
+	int r;
+
+	snprintf(path, sizeof(path), "binds[%zu]", idx);
+	r = object_fields(c, obj, path, bind_keys, TC_ARRAY_SIZE(bind_keys), f);
+	if (r < 0)
+		return r;
+	if (!f[0])
+		return perr(c, path, "missing key \"host\"");
+	for (i = 0; i < 2; i++) {
+		const cJSON *v = f[i] ? f[i] : f[0]; /* inside defaults to host */
+		snprintf(sub, sizeof(sub), "%s.%s", path, bind_keys[i]);
+		if (!cJSON_IsString(v))
+			return expect(c, sub, "an absolute path", v);
+		if (bind_path_check(v->valuestring, i == 1, why, sizeof(why)) < 0) {
+			shown(show, sizeof(show), v->valuestring, SHOWN_STRING_MAX);
+			return perr(c, sub, "\"%s\"%s %s", show, f[i] ? "" : " (from host)", why);
+		}
+	}
+	for (i = 0; i < p->n_binds; i++)
+		if (!strcmp(p->binds[i].inside, f[1] ? f[1]->valuestring : f[0]->valuestring))
+			return perr(c, path, "binds[%zu] already binds to the same inside path", i);
+	snprintf(sub, sizeof(sub), "%s.writable", path);
+	r = parse_bool(c, sub, f[2], &b->writable);
+	if (r < 0)
+		return r;
+	b->host = strdup(f[0]->valuestring);
+	b->inside = strdup(f[1] ? f[1]->valuestring : f[0]->valuestring);
+	p->n_binds++; /* counted now so release frees whichever copy succeeded */
+	if (!b->host || !b->inside)
+		return oom(c->err);
+	return 0;
+}
+
+static int parse_binds(const struct parse_ctx *c, const cJSON *arr, struct tc_policy *p)
+{
+	const cJSON *it;
+	size_t i = 0;
+	int r, n;
+
+	if (!cJSON_IsArray(arr))
+		return expect(c, "binds", "an array of {\"host\": \"/path\"} objects", arr);
+	n = cJSON_GetArraySize(arr);
+	if (n > TC_MAX_BINDS)
+		return perr(c, "binds", "%d binds; at most %d", n, TC_MAX_BINDS);
+	cJSON_ArrayForEach(it, arr)
+	{
+		r = parse_bind(c, it, i++, p);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int parse_hostname(const struct parse_ctx *c, const cJSON *v, struct tc_policy *p)
+{
+	const char *what = "1 to 63 letters, digits or '-'";
+	size_t i, len;
+
+	if (!cJSON_IsString(v))
+		return expect(c, "hostname", what, v);
+	len = strlen(v->valuestring);
+	if (len == 0 || len > HOSTNAME_MAX)
+		return expect(c, "hostname", what, v);
+	for (i = 0; i < len; i++) {
+		char ch = v->valuestring[i];
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '-'))
+			return expect(c, "hostname", what, v);
+	}
+	free(p->hostname);
+	p->hostname = strdup(v->valuestring);
+	return p->hostname ? 0 : oom(c->err);
+}
+
+static int parse_uid_range(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
+{
+	const cJSON *f[TC_ARRAY_SIZE(uid_keys)];
+	uint64_t start = p->uid_base, count = p->uid_count;
+	int r;
+
+	r = object_fields(c, obj, "uid_range", uid_keys, TC_ARRAY_SIZE(uid_keys), f);
+	if (r < 0)
+		return r;
+	if (f[0] && (number_whole(f[0], &start) < 0 || start < 1 || start >= UID_RANGE_END_MAX))
+		return expect(c, "uid_range.start", "a whole number from 1 to 4294967292", f[0]);
+	if (f[1] && (number_whole(f[1], &count) < 0 || count < 2 || count % 2 ||
+		     count >= UID_RANGE_END_MAX))
+		return expect(c, "uid_range.count", "an even whole number of at least 2", f[1]);
+	if (start + count > UID_RANGE_END_MAX)
+		return perr(c, "uid_range",
+			    "start + count is %" PRIu64 ", above %" PRIu64
+			    " (the last usable uid + 1)",
+			    start + count, UID_RANGE_END_MAX);
+	p->uid_base = (uint32_t)start;
+	p->uid_count = (uint32_t)count;
+	return 0;
+}
+
+static int parse_allow(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
+{
+	bool *dst[] = { &p->allow_ro_bind, &p->allow_bind, &p->allow_workspace, &p->allow_env,
+			&p->allow_pass_env };
+	const cJSON *f[TC_ARRAY_SIZE(allow_keys)];
+	char sub[KEY_PATH_MAX];
+	size_t i;
+	int r;
+
+	r = object_fields(c, obj, "allow", allow_keys, TC_ARRAY_SIZE(allow_keys), f);
+	for (i = 0; r >= 0 && i < TC_ARRAY_SIZE(allow_keys); i++) {
+		path_key(sub, sizeof(sub), "allow", allow_keys[i]);
+		r = parse_bool(c, sub, f[i], dst[i]);
+	}
+	return r;
+}
+
+/* Limits and their ceilings together: a missing limit takes the built-in
+ * default, a missing ceiling the limit, and a ceiling below its limit is
+ * a mistake worth refusing. */
+static int parse_all_limits(const struct parse_ctx *c, const cJSON *limits, const cJSON *max,
+			    struct tc_policy *p)
+{
+	bool set[TC_LIMIT__MAX] = { false }, max_set[TC_LIMIT__MAX] = { false };
+	char a[32], b[32], sub[KEY_PATH_MAX];
+	size_t i;
+	int r;
+
+	memcpy(p->limit, limit_default, sizeof(p->limit));
+	if (limits && (r = parse_limits(c, limits, "limits", p->limit, set)) < 0)
+		return r;
+	if (max && (r = parse_limits(c, max, "max", p->limit_max, max_set)) < 0)
+		return r;
+	for (i = 0; i < TC_LIMIT__MAX; i++) {
+		const struct tc_limit_info *li = &tc_limit_info[i];
+		if (!max_set[i])
+			p->limit_max[i] = p->limit[i];
+		if (p->limit_max[i] >= p->limit[i])
+			continue;
+		format_value(li->unit, p->limit_max[i], a, sizeof(a));
+		format_value(li->unit, p->limit[i], b, sizeof(b));
+		path_key(sub, sizeof(sub), "max", li->name);
+		return perr(c, sub,
+			    "%s is below the limit of %s (limits.%s%s); a ceiling cannot be lower",
+			    a, b, li->name, set[i] ? "" : ", toolcell's default");
+	}
+	return 0;
+}
+
+static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct tc_policy *p)
+{
+	const cJSON *f[K__MAX], *req[TC_ARRAY_SIZE(require_keys)];
+	int r;
+
+	r = object_fields(c, root, NULL, top_keys, K__MAX, f);
+	if (r < 0)
+		return r;
+	if (!f[K_VERSION])
+		return perr(c, "version", "missing; a policy must say \"version\": 1");
+	if (!cJSON_IsNumber(f[K_VERSION]) || f[K_VERSION]->valuedouble != 1)
+		return expect(c, "version", "1 (the only policy version)", f[K_VERSION]);
+	if (f[K_DESCRIPTION] && !cJSON_IsString(f[K_DESCRIPTION]))
+		return expect(c, "description", "a string", f[K_DESCRIPTION]);
+	if (f[K_NETWORK] &&
+	    (!cJSON_IsString(f[K_NETWORK]) || strcmp(f[K_NETWORK]->valuestring, "none")))
+		return expect(c, "network", "\"none\" (the only network mode in this version)",
+			      f[K_NETWORK]);
+	p->hostname = strdup(DEFAULT_HOSTNAME);
+	if (!p->hostname)
+		return oom(c->err);
+	if (f[K_HOSTNAME] && (r = parse_hostname(c, f[K_HOSTNAME], p)) < 0)
+		return r;
+	if ((r = parse_all_limits(c, f[K_LIMITS], f[K_MAX], p)) < 0)
+		return r;
+	if (f[K_ALLOW] && (r = parse_allow(c, f[K_ALLOW], p)) < 0)
+		return r;
+	if (f[K_ENV] && (r = parse_env(c, f[K_ENV], p)) < 0)
+		return r;
+	if (f[K_PASS_ENV] && (r = parse_pass_env(c, f[K_PASS_ENV], p)) < 0)
+		return r;
+	if (f[K_BINDS] && (r = parse_binds(c, f[K_BINDS], p)) < 0)
+		return r;
+	p->uid_base = UID_RANGE_START;
+	p->uid_count = UID_RANGE_COUNT;
+	if (f[K_UID_RANGE] && (r = parse_uid_range(c, f[K_UID_RANGE], p)) < 0)
+		return r;
+	if (f[K_REQUIRE]) {
+		r = object_fields(c, f[K_REQUIRE], "require", require_keys,
+				  TC_ARRAY_SIZE(require_keys), req);
+		if (r < 0 ||
+		    (r = parse_bool(c, "require.cgroup2", req[0], &p->require_cgroup2)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+int tc_policy_parse(const char *json, size_t len, const char *origin, struct tc_policy *ret,
+		    struct tc_error *err)
+{
+	struct parse_ctx c = { origin ? origin : "policy", err };
+	struct tc_policy p = { 0 };
+	_cleanup_free_ char *copy = NULL;
+	const char *end = NULL;
+	size_t i, line = 1;
+	cJSON *root;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	if (len > TC_POLICY_FILE_MAX)
+		return perr(&c, NULL, "%zu bytes; a policy is at most %d", len, TC_POLICY_FILE_MAX);
+	r = json_prescan(&c, json, len);
+	if (r < 0)
+		return r;
+	/* cJSON only ever parses a NUL-terminated copy (json need not be). */
+	copy = malloc(len + 1);
+	if (!copy)
+		return oom(err);
+	if (len)
+		memcpy(copy, json, len);
+	copy[len] = '\0';
+	root = cJSON_ParseWithOpts(copy, &end, true);
+	if (!root) {
+		size_t off = end && end >= copy ? (size_t)(end - copy) : 0;
+		for (i = 0; i < off && i < len; i++)
+			line += copy[i] == '\n';
+		return perr(&c, NULL, "invalid JSON near byte %zu (line %zu)", off, line);
+	}
+	r = policy_from_json(&c, root, &p);
+	cJSON_Delete(root);
+	if (r >= 0) {
+		p.origin = strdup(c.origin);
+		if (!p.origin)
+			r = oom(err);
+	}
+	if (r < 0) {
+		tc_policy_release(&p);
+		return r;
+	}
+	*ret = p;
+	return 0;
+}
+
+int tc_policy_load(const char *path, struct tc_policy *ret, struct tc_error *err)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	r = tc_read_file(path, TC_POLICY_FILE_MAX, false, &buf, &len);
+	if (r == -EFBIG)
+		return tc_error_set(err, STAGE, EFBIG,
+				    "%s: larger than %d bytes; a policy is smaller", path,
+				    TC_POLICY_FILE_MAX);
+	if (r == -EINVAL)
+		return tc_error_set(err, STAGE, EINVAL, "%s: not a regular file", path);
+	if (r < 0)
+		return tc_error_errno(err, STAGE, -r, "cannot read policy file %s", path);
+	r = tc_policy_parse(buf, len, path, ret, err);
+	if (r < 0)
+		return r;
+	tc_sha256(buf, len, ret->sha256);
+	return 0;
+}
+
+void tc_policy_release(struct tc_policy *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n_binds && i < TC_MAX_BINDS; i++) {
+		free(p->binds[i].host);
+		free(p->binds[i].inside);
+	}
+	for (i = 0; i < p->n_env && i < TC_MAX_ENV; i++)
+		free(p->env[i]);
+	for (i = 0; i < p->n_pass_env && i < TC_MAX_ENV; i++)
+		free(p->pass_env[i]);
+	free(p->hostname);
+	free(p->origin);
+	memset(p, 0, sizeof(*p));
+}
+
+/* --- the effective policy as JSON ------------------------------------- */
+
+static cJSON *limit_to_json(enum tc_limit_id id, uint64_t v)
+{
+	char buf[32];
+
+	switch (tc_limit_info[id].unit) {
+	case TC_UNIT_BYTES:
+		if (v % 1024)
+			return cJSON_CreateNumber((double)v);
+		format_value(TC_UNIT_BYTES, v, buf, sizeof(buf));
+		return cJSON_CreateString(buf);
+	case TC_UNIT_COUNT:
+		return cJSON_CreateNumber((double)v);
+	case TC_UNIT_MS:
+	case TC_UNIT_MILLICPU:
+		return cJSON_CreateNumber((double)v / 1000.0);
+	}
+	return NULL;
+}
+
+/* Add item to obj (or to the array obj when name is NULL); false and item
+ * freed when either is missing. */
+static bool add(cJSON *obj, const char *name, cJSON *item)
+{
+	if (!obj || !item ||
+	    !(name ? cJSON_AddItemToObject(obj, name, item) : cJSON_AddItemToArray(obj, item))) {
+		cJSON_Delete(item);
+		return false;
+	}
+	return true;
+}
+
+static cJSON *limits_to_json(const uint64_t *v)
+{
+	cJSON *o = cJSON_CreateObject();
+	size_t i;
+
+	for (i = 0; o && i < TC_LIMIT__MAX; i++) {
+		if (!add(o, tc_limit_info[i].name, limit_to_json((enum tc_limit_id)i, v[i]))) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
+{
+	const bool allow[] = { p->allow_ro_bind, p->allow_bind, p->allow_workspace, p->allow_env,
+			       p->allow_pass_env };
+	cJSON *o, *a, *b;
+	size_t i;
+
+	if (!add(root, "allow", o = cJSON_CreateObject()))
+		return NULL;
+	for (i = 0; i < TC_ARRAY_SIZE(allow_keys); i++)
+		if (!add(o, allow_keys[i], cJSON_CreateBool(allow[i])))
+			return NULL;
+	if (!add(root, "env", o = cJSON_CreateObject()))
+		return NULL;
+	for (i = 0; i < p->n_env; i++) {
+		const char *eq = strchr(p->env[i], '=');
+		_cleanup_free_ char *name = strndup(p->env[i], (size_t)(eq - p->env[i]));
+		if (!name || !add(o, name, cJSON_CreateString(eq + 1)))
+			return NULL;
+	}
+	if (!add(root, "pass_env", a = cJSON_CreateArray()))
+		return NULL;
+	for (i = 0; i < p->n_pass_env; i++)
+		if (!add(a, NULL, cJSON_CreateString(p->pass_env[i])))
+			return NULL;
+	if (!add(root, "binds", a = cJSON_CreateArray()))
+		return NULL;
+	for (i = 0; i < p->n_binds; i++)
+		if (!add(a, NULL, b = cJSON_CreateObject()) ||
+		    !add(b, "host", cJSON_CreateString(p->binds[i].host)) ||
+		    !add(b, "inside", cJSON_CreateString(p->binds[i].inside)) ||
+		    !add(b, "writable", cJSON_CreateBool(p->binds[i].writable)))
+			return NULL;
+	if (!add(root, "uid_range", o = cJSON_CreateObject()) ||
+	    !add(o, "start", cJSON_CreateNumber(p->uid_base)) ||
+	    !add(o, "count", cJSON_CreateNumber(p->uid_count)) ||
+	    !add(root, "require", o = cJSON_CreateObject()) ||
+	    !add(o, "cgroup2", cJSON_CreateBool(p->require_cgroup2)))
+		return NULL;
+	return root;
+}
+
+char *tc_policy_to_json(const struct tc_policy *p)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *printed, *out = NULL;
+
+	if (!add(root, "version", cJSON_CreateNumber(1)) ||
+	    !add(root, "network", cJSON_CreateString("none")) ||
+	    !add(root, "hostname",
+		 cJSON_CreateString(p->hostname ? p->hostname : DEFAULT_HOSTNAME)) ||
+	    !add(root, "limits", limits_to_json(p->limit)) ||
+	    !add(root, "max", limits_to_json(p->limit_max)) || !rest_to_json(p, root)) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	printed = cJSON_Print(root);
+	cJSON_Delete(root);
+	/* hand back memory the caller can free() whatever cJSON's hooks are */
+	if (printed)
+		out = strdup(printed);
+	cJSON_free(printed);
+	return out;
+}
+
+/* --- the caller's overrides under the policy's ceilings --------------- */
+
+static int apply_limits(const struct tc_policy *p, const struct tc_overrides *o, const char *origin,
+			struct tc_config *ret, struct tc_error *err)
+{
+	char asked[32], bound[32];
+	size_t i;
+
+	for (i = 0; i < TC_LIMIT__MAX; i++) {
+		const struct tc_limit_info *li = &tc_limit_info[i];
+		ret->limit[i] = p->limit[i];
+		if (!o->has[i])
+			continue;
+		format_value(li->unit, o->limit[i], asked, sizeof(asked));
+		if (o->limit[i] > p->limit_max[i]) {
+			format_value(li->unit, p->limit_max[i], bound, sizeof(bound));
+			return tc_error_set(
+				err, STAGE, EPERM,
+				"%s %s is above the policy's ceiling of %s (%s: max.%s)",
+				li->option, asked, bound, origin, li->name);
+		}
+		if (o->limit[i] < li->min) {
+			format_value(li->unit, li->min, bound, sizeof(bound));
+			return tc_error_set(err, STAGE, EINVAL,
+					    "%s %s is below toolcell's minimum of %s", li->option,
+					    asked, bound);
+		}
+		ret->limit[i] = o->limit[i];
+	}
+	return 0;
+}
+
+static int not_allowed(struct tc_error *err, const char *option, const char *origin,
+		       const char *key)
+{
+	return tc_error_set(err, STAGE, EPERM,
+			    "%s is not allowed by the policy (%s: allow.%s is false)", option,
+			    origin, key);
+}
+
+static int bind_append(struct tc_config *cfg, const char *host, const char *inside, bool writable,
+		       struct tc_error *err)
+{
+	struct tc_bind *b = &cfg->binds[cfg->n_binds];
+
+	if (cfg->n_binds == TC_MAX_BINDS)
+		return tc_error_set(
+			err, STAGE, E2BIG,
+			"more than %d binds (the policy's and the command line's together)",
+			TC_MAX_BINDS);
+	b->host = strdup(host);
+	b->inside = strdup(inside);
+	b->writable = writable;
+	cfg->n_binds++;
+	return b->host && b->inside ? 0 : oom(err);
+}
+
+static int apply_caller_bind(const struct tc_policy *p, const struct tc_bind *b, const char *origin,
+			     struct tc_config *ret, struct tc_error *err)
+{
+	const char *opt = b->writable ? "--bind" : "--ro-bind";
+	const char *inside = b->inside ? b->inside : b->host;
+	char why[128], h[SHOWN_STRING_MAX + 4], in[SHOWN_STRING_MAX + 4];
+	size_t i;
+
+	if (b->writable ? !p->allow_bind : !p->allow_ro_bind)
+		return not_allowed(err, opt, origin, b->writable ? "bind" : "ro_bind");
+	if (!b->host)
+		return tc_error_set(err, STAGE, EINVAL, "%s: no host path", opt);
+	shown(h, sizeof(h), b->host, SHOWN_STRING_MAX);
+	shown(in, sizeof(in), inside, SHOWN_STRING_MAX);
+	if (bind_path_check(b->host, false, why, sizeof(why)) < 0)
+		return tc_error_set(err, STAGE, EINVAL, "%s %s: host path %s", opt, h, why);
+	if (bind_path_check(inside, true, why, sizeof(why)) < 0)
+		return tc_error_set(err, STAGE, EINVAL, "%s %s: inside path %s %s%s", opt, h, in,
+				    why,
+				    b->inside ? "" : " (give HOST:INSIDE to bind it elsewhere)");
+	for (i = 0; i < ret->n_binds; i++)
+		if (!strcmp(ret->binds[i].inside, inside))
+			return tc_error_set(err, STAGE, EINVAL, "%s %s: %s is already bound inside",
+					    opt, h, in);
+	return bind_append(ret, b->host, inside, b->writable, err);
+}
+
+static int apply_binds(const struct tc_policy *p, const struct tc_overrides *o, const char *origin,
+		       struct tc_config *ret, struct tc_error *err)
+{
+	char why[128], h[SHOWN_STRING_MAX + 4];
+	size_t i;
+	int r;
+
+	for (i = 0; i < p->n_binds; i++) {
+		r = bind_append(ret, p->binds[i].host, p->binds[i].inside, p->binds[i].writable,
+				err);
+		if (r < 0)
+			return r;
+	}
+	for (i = 0; i < o->n_binds && i < TC_MAX_BINDS; i++) {
+		r = apply_caller_bind(p, &o->binds[i], origin, ret, err);
+		if (r < 0)
+			return r;
+	}
+	if (!o->workspace)
+		return 0;
+	if (!p->allow_workspace)
+		return not_allowed(err, "--workspace", origin, "workspace");
+	if (bind_path_check(o->workspace, false, why, sizeof(why)) < 0) {
+		shown(h, sizeof(h), o->workspace, SHOWN_STRING_MAX);
+		return tc_error_set(err, STAGE, EINVAL, "--workspace %s: host path %s", h, why);
+	}
+	ret->workspace = strdup(o->workspace);
+	ret->workspace_inside = strdup(WORKSPACE_INSIDE);
+	return ret->workspace && ret->workspace_inside ? 0 : oom(err);
+}
+
+/* Set NAME=VALUE (entry, owned) in cfg: a later NAME replaces an earlier
+ * one in place. */
+static int env_put(struct tc_config *cfg, char *entry, struct tc_error *err)
+{
+	size_t i, name_len = (size_t)(strchr(entry, '=') - entry);
+
+	i = env_find(cfg->env, cfg->n_env, entry, name_len);
+	if (i < cfg->n_env) {
+		free(cfg->env[i]);
+		cfg->env[i] = entry;
+		return 0;
+	}
+	if (cfg->n_env == TC_MAX_ENV) {
+		free(entry);
+		return tc_error_set(
+			err, STAGE, E2BIG,
+			"more than %d environment variables (the policy's and the command line's together)",
+			TC_MAX_ENV);
+	}
+	cfg->env[cfg->n_env++] = entry;
+	return 0;
+}
+
+/* NAME's value in envp (toolcell's own environment), when it has one: set
+ * it in cfg. option names the asking option or key for messages. */
+static int env_pass(struct tc_config *cfg, char *const *envp, const char *name, const char *option,
+		    struct tc_error *err)
+{
+	size_t n = strlen(name);
+	char *entry;
+
+	for (; envp && *envp; envp++)
+		if (!strncmp(*envp, name, n) && (*envp)[n] == '=')
+			break;
+	if (!envp || !*envp)
+		return 0; /* not set here: skipped */
+	entry = env_entry(name, n, *envp + n + 1);
+	if (!entry)
+		return errno == E2BIG
+			       ? tc_error_set(err, STAGE, E2BIG,
+					      "%s %s: its value here is longer than %d bytes",
+					      option, name, TC_ENV_ENTRY_MAX)
+			       : oom(err);
+	return env_put(cfg, entry, err);
+}
+
+static int apply_caller_env(const struct tc_overrides *o, char *const *envp, struct tc_config *ret,
+			    struct tc_error *err)
+{
+	char show[SHOWN_STRING_MAX + 4];
+	const char *s, *eq, *why;
+	size_t i;
+	char *entry;
+	int r;
+
+	for (i = 0; i < o->n_env && i < TC_MAX_ENV; i++) {
+		s = o->env[i];
+		eq = strchr(s, '=');
+		shown(show, sizeof(show), s, SHOWN_STRING_MAX);
+		if (!eq)
+			return tc_error_set(err, STAGE, EINVAL, "--env %s: expected NAME=VALUE",
+					    show);
+		why = env_name_problem(s, (size_t)(eq - s));
+		if (why)
+			return tc_error_set(err, STAGE, EINVAL, "--env %s: the name %s", show, why);
+		entry = env_entry(s, (size_t)(eq - s), eq + 1);
+		if (!entry)
+			return errno == E2BIG ? tc_error_set(err, STAGE, E2BIG,
+							     "--env %s: longer than %d bytes", show,
+							     TC_ENV_ENTRY_MAX)
+					      : oom(err);
+		r = env_put(ret, entry, err);
+		if (r < 0)
+			return r;
+	}
+	for (i = 0; i < o->n_pass_env && i < TC_MAX_ENV; i++) {
+		s = o->pass_env[i];
+		shown(show, sizeof(show), s, SHOWN_STRING_MAX);
+		why = env_name_problem(s, strlen(s));
+		if (why)
+			return tc_error_set(err, STAGE, EINVAL, "--pass-env %s: the name %s", show,
+					    why);
+		r = env_pass(ret, envp, s, "--pass-env", err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Policy env, then policy pass_env, then --env, then --pass-env. */
+static int apply_env(const struct tc_policy *p, const struct tc_overrides *o, char *const *envp,
+		     const char *origin, struct tc_config *ret, struct tc_error *err)
+{
+	size_t i;
+	char *entry;
+	int r;
+
+	if (o->n_env && !p->allow_env)
+		return not_allowed(err, "--env", origin, "env");
+	if (o->n_pass_env && !p->allow_pass_env)
+		return not_allowed(err, "--pass-env", origin, "pass_env");
+	for (i = 0; i < p->n_env; i++) {
+		entry = strdup(p->env[i]);
+		if (!entry)
+			return oom(err);
+		r = env_put(ret, entry, err);
+		if (r < 0)
+			return r;
+	}
+	for (i = 0; i < p->n_pass_env; i++) {
+		r = env_pass(ret, envp, p->pass_env[i], "pass_env", err);
+		if (r < 0)
+			return r;
+	}
+	return apply_caller_env(o, envp, ret, err);
+}
+
+static int apply_all(const struct tc_policy *p, const struct tc_overrides *o, char *const *envp,
+		     const char *rootfs, struct tc_config *ret, struct tc_error *err)
+{
+	const char *origin = p->origin ? p->origin : "policy";
+	int r;
+
+	r = apply_limits(p, o, origin, ret, err);
+	if (r < 0)
+		return r;
+	r = apply_binds(p, o, origin, ret, err);
+	if (r < 0)
+		return r;
+	r = apply_env(p, o, envp, origin, ret, err);
+	if (r < 0)
+		return r;
+	if (o->rootfs)
+		rootfs = o->rootfs;
+	ret->rootfs = rootfs ? strdup(rootfs) : NULL;
+	ret->hostname = strdup(p->hostname ? p->hostname : DEFAULT_HOSTNAME);
+	if ((rootfs && !ret->rootfs) || !ret->hostname)
+		return oom(err);
+	ret->uid_base = p->uid_base;
+	ret->uid_count = p->uid_count;
+	ret->require_cgroup2 = p->require_cgroup2;
+	return 0;
+}
+
+int tc_policy_apply(const struct tc_policy *p, const struct tc_overrides *o, char *const *envp,
+		    const char *rootfs, struct tc_config *ret, struct tc_error *err)
+{
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	r = apply_all(p, o, envp, rootfs, ret, err);
+	if (r < 0)
+		tc_config_release(ret);
+	return r;
+}
