@@ -266,7 +266,7 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	static const int forwarded[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGUSR1,
 					 SIGUSR2, SIGALRM, SIGCONT, SIGWINCH };
 	struct tc_error e = { 0 };
-	struct tc_msg m;
+	struct tc_msg m, stages = { .type = TC_MSG_STAGES };
 	sigset_t waitset;
 	pid_t tool;
 	int fd;
@@ -279,6 +279,7 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	 * parent died before this line, the next read of the sync socket
 	 * sees EOF and we leave. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	stages.t[TC_STAGE_MAPPED] = tc_now_ns();
 	/* the host's OOM killer takes the sandbox first (children inherit) */
 	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -299,6 +300,7 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	/* 2-3. Mounts, pivot_root, read-only everywhere but /tmp and binds. */
 	if (tc_mount_enter(a->plan, &e) < 0)
 		fail(a->sync_fd, &e);
+	stages.t[TC_STAGE_MOUNTED] = tc_now_ns();
 
 	/* 4b. Hostname, a fresh session keyring (nothing of the caller's). */
 	if (sethostname(a->hostname, strlen(a->hostname)) < 0 || setdomainname("none", 4) < 0) {
@@ -310,6 +312,7 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 		fail(a->sync_fd, &e);
 	}
 	expect(a->sync_fd, TC_MSG_NET_DONE);
+	stages.t[TC_STAGE_NET] = tc_now_ns();
 
 	/* 4c. Signals: default dispositions; init waits for the ones it
 	 * handles with sigwaitinfo, so they are blocked before the fork. */
@@ -330,6 +333,10 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	}
 	if (tool == 0)
 		tool_main(a);
+	if (a->verbose) {
+		stages.t[TC_STAGE_FORKED] = tc_now_ns();
+		tc_msg_send(a->sync_fd, &stages, -1);
+	}
 	for (int i = 0; i < 3; i++)
 		close(a->stdio[i]);
 	init_main(a, tool, &waitset);

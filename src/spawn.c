@@ -158,6 +158,7 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.path = env_path(spec->cfg),
 		.limit = spec->cfg->limit,
 		.sync_fd = r->sync[1],
+		.verbose = spec->verbose,
 		.stdio = { r->in[0], r->out[1], r->err[1] },
 	};
 	long pid;
@@ -335,13 +336,21 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 
 static void verbose_times(const struct run *r, const struct tc_supervisor *s)
 {
+	const uint64_t *t = s->stages;
+#define MS(a, b) ((a) && (b) ? (double)((a) - (b)) / 1e6 : 0.0)
 	fprintf(stderr,
-		"toolcell: prepare %.3f ms, clone %.3f ms, maps %.3f ms, lo up %.3f ms, "
-		"run %.3f ms\n",
-		(double)(r->t_prepared - r->t_start) / 1e6,
-		(double)(r->t_cloned - r->t_prepared) / 1e6,
-		(double)(r->t_mapped - r->t_cloned) / 1e6, (double)s->net_ns / 1e6,
-		(double)(s->end_ns - r->t_mapped) / 1e6);
+		"toolcell: prepare %.3f ms, clone %.3f ms, maps %.3f ms (parent)\n"
+		"toolcell: child: ids %.3f ms, mounts %.3f ms, wait for lo %.3f ms (lo up took "
+		"%.3f ms), fork %.3f ms\n"
+		"toolcell: tool ran %.3f ms after fork; the sandbox took %.3f ms more to go; "
+		"total %.3f ms\n",
+		MS(r->t_prepared, r->t_start), MS(r->t_cloned, r->t_prepared),
+		MS(r->t_mapped, r->t_cloned), MS(t[TC_STAGE_MAPPED], r->t_cloned),
+		MS(t[TC_STAGE_MOUNTED], t[TC_STAGE_MAPPED]), MS(t[TC_STAGE_NET], t[TC_STAGE_MOUNTED]),
+		(double)s->net_ns / 1e6, MS(t[TC_STAGE_FORKED], t[TC_STAGE_NET]),
+		MS(s->exited_ns, t[TC_STAGE_FORKED]), MS(s->end_ns, s->exited_ns),
+		MS(s->end_ns, r->t_start));
+#undef MS
 }
 
 int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,

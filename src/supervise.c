@@ -194,6 +194,10 @@ static void on_sync(struct tc_supervisor *s)
 	case TC_MSG_EXITED:
 		s->tool_status_known = true;
 		s->tool_status = m.value;
+		s->exited_ns = tc_now_ns();
+		break;
+	case TC_MSG_STAGES:
+		memcpy(s->stages, m.t, sizeof(s->stages));
 		break;
 	case TC_MSG_MAPS_DONE:
 	case TC_MSG_NET_DONE:

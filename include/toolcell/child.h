@@ -6,6 +6,7 @@
 #ifndef TOOLCELL_CHILD_H
 #define TOOLCELL_CHILD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,11 +23,22 @@ enum tc_msg_type {
 	TC_MSG_ERROR,	      /* child -> parent: set-up failed; err says where */
 	TC_MSG_EXEC_FAILED,   /* tool -> parent: execve failed; err.err is the errno */
 	TC_MSG_EXITED,	      /* init -> parent: value is the tool's raw wait status */
+	TC_MSG_STAGES,	      /* init -> parent (--verbose): when each set-up stage ended */
+};
+
+/* the stages TC_MSG_STAGES times, in order */
+enum tc_stage {
+	TC_STAGE_MAPPED,  /* the maps arrived; ids switched */
+	TC_STAGE_MOUNTED, /* pivot_root done */
+	TC_STAGE_NET,	  /* the parent said lo is up */
+	TC_STAGE_FORKED,  /* the tool's process exists */
+	TC_STAGE__MAX
 };
 
 struct tc_msg {
 	uint32_t type;
 	int32_t value;
+	uint64_t t[TC_STAGE__MAX]; /* TC_MSG_STAGES: CLOCK_MONOTONIC ns */
 	struct tc_error err;
 };
 
@@ -39,6 +51,7 @@ struct tc_child_args {
 	const char *path;      /* PATH for a program name without '/' */
 	const uint64_t *limit; /* TC_LIMIT__MAX values */
 	int sync_fd;
+	bool verbose; /* send TC_MSG_STAGES */
 	int stdio[3]; /* the tool's ends of its stdin, stdout and stderr pipes */
 	/* memory of the caller's that init wipes once the tool runs */
 	void *scrub[4];

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "toolcell/error.h"
+#include "toolcell/child.h"
 #include "toolcell/relay.h"
 
 /* Why toolcell ended the sandbox itself. The order of the values is the
@@ -50,7 +51,9 @@ struct tc_supervisor {
 	bool sampled;
 	uint64_t rss_peak, tasks_peak;
 	uint64_t end_ns;
+	uint64_t exited_ns; /* when the init reported the tool's exit */
 	uint64_t net_ns; /* time spent bringing lo up */
+	uint64_t stages[TC_STAGE__MAX]; /* TC_MSG_STAGES, when --verbose */
 };
 
 /* Run the loop until the init has exited and stdout/stderr are drained. */
