@@ -346,10 +346,10 @@ static void verbose_times(const struct run *r, const struct tc_supervisor *s)
 		"total %.3f ms\n",
 		MS(r->t_prepared, r->t_start), MS(r->t_cloned, r->t_prepared),
 		MS(r->t_mapped, r->t_cloned), MS(t[TC_STAGE_MAPPED], r->t_cloned),
-		MS(t[TC_STAGE_MOUNTED], t[TC_STAGE_MAPPED]), MS(t[TC_STAGE_NET], t[TC_STAGE_MOUNTED]),
-		(double)s->net_ns / 1e6, MS(t[TC_STAGE_FORKED], t[TC_STAGE_NET]),
-		MS(s->exited_ns, t[TC_STAGE_FORKED]), MS(s->end_ns, s->exited_ns),
-		MS(s->end_ns, r->t_start));
+		MS(t[TC_STAGE_MOUNTED], t[TC_STAGE_MAPPED]),
+		MS(t[TC_STAGE_NET], t[TC_STAGE_MOUNTED]), (double)s->net_ns / 1e6,
+		MS(t[TC_STAGE_FORKED], t[TC_STAGE_NET]), MS(s->exited_ns, t[TC_STAGE_FORKED]),
+		MS(s->end_ns, s->exited_ns), MS(s->end_ns, r->t_start));
 #undef MS
 }
 
