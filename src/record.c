@@ -1,0 +1,416 @@
+/* The result record (DESIGN §3): struct tc_outcome, as the supervisor
+ * filled it, turned into the JSON document toolcell writes after the tool
+ * ended. Built with cJSON, never by hand; every string that did not
+ * originate in toolcell is made valid UTF-8 first. Pure; runs in the
+ * parent. */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "toolcell/protocol.h"
+#include "toolcell/record.h"
+#include "toolcell/util.h"
+
+#ifndef TOOLCELL_VERSION
+#define TOOLCELL_VERSION "0.0.0"
+#endif
+
+/* Above 2^53 a double no longer holds every integer. */
+#define JSON_EXACT_MAX (UINT64_C(1) << 53)
+
+/* uid/gid fields hold this until toolcell knows them: (uid_t)-1. */
+#define UNKNOWN_ID UINT32_MAX
+
+const char *tc_status_name(enum tc_status s)
+{
+	switch (s) {
+	case TC_STATUS_OK:
+		return "ok";
+	case TC_STATUS_EXIT_NONZERO:
+		return "exit_nonzero";
+	case TC_STATUS_SIGNALED:
+		return "signaled";
+	case TC_STATUS_TIMEOUT:
+		return "timeout";
+	case TC_STATUS_MEMORY_LIMIT:
+		return "memory_limit";
+	case TC_STATUS_PIDS_LIMIT:
+		return "pids_limit";
+	case TC_STATUS_OUTPUT_LIMIT:
+		return "output_limit";
+	case TC_STATUS_SYSCALL_DENIED:
+		return "syscall_denied";
+	case TC_STATUS_REJECTED:
+		return "rejected";
+	case TC_STATUS_SANDBOX_ERROR:
+		return "sandbox_error";
+	}
+	return "sandbox_error"; /* not a status: never claim success */
+}
+
+const char *tc_enforcer_name(enum tc_enforcer e)
+{
+	switch (e) {
+	case TC_ENFORCER_NONE:
+		return "none";
+	case TC_ENFORCER_RLIMIT:
+		return "rlimit";
+	case TC_ENFORCER_CGROUP2:
+		return "cgroup2";
+	case TC_ENFORCER_TOOLCELL:
+		return "toolcell";
+	}
+	return "none";
+}
+
+static const char *unit_name(enum tc_unit u)
+{
+	switch (u) {
+	case TC_UNIT_BYTES:
+		return "bytes";
+	case TC_UNIT_COUNT:
+		return "count";
+	case TC_UNIT_MS:
+		return "ms";
+	case TC_UNIT_MILLICPU:
+		return "cpus";
+	}
+	return "count";
+}
+
+void tc_outcome_init(struct tc_outcome *o)
+{
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	/* A half-filled outcome must never read as success. */
+	o->status = TC_STATUS_SANDBOX_ERROR;
+	o->exited = false;
+	o->exit_code = -1;
+	o->signaled = false;
+	o->memory_peak_bytes.known = false;
+	o->oom_kills.known = false;
+	o->pids_peak.known = false;
+	for (i = 0; i < TC_LIMIT__MAX; i++)
+		o->enforced_by[i] = TC_ENFORCER_NONE;
+	o->seccomp = "none";
+	o->landlock = "unavailable";
+	o->host_uid = o->host_gid = o->tool_uid = UNKNOWN_ID;
+}
+
+void tc_hex_sha256(const unsigned char digest[32], char out[65])
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < 32; i++) {
+		out[2 * i] = hex[digest[i] >> 4];
+		out[2 * i + 1] = hex[digest[i] & 0xf];
+	}
+	out[64] = '\0';
+}
+
+/* A copy of s[0..len) in which every byte that does not begin a valid UTF-8
+ * character becomes U+FFFD. */
+static char *utf8_sanitize(const char *s, size_t len)
+{
+	char *out;
+	size_t i = 0, o = 0;
+
+	if (tc_utf8_valid(s, len))
+		return strndup(s, len);
+	out = malloc(3 * len + 1);
+	if (!out)
+		return NULL;
+	while (i < len) {
+		size_t n = 0, k;
+
+		/* The shortest valid prefix is exactly one character. */
+		for (k = 1; k <= 4 && i + k <= len; k++)
+			if (tc_utf8_valid(s + i, k)) {
+				n = k;
+				break;
+			}
+		if (n) {
+			memcpy(out + o, s + i, n);
+			o += n;
+			i += n;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* Add item under key; on any failure note it and drop the item. */
+static cJSON *put(bool *failed, cJSON *obj, const char *key, cJSON *item)
+{
+	if (!item || !cJSON_AddItemToObject(obj, key, item)) {
+		cJSON_Delete(item);
+		*failed = true;
+		return NULL;
+	}
+	return item;
+}
+
+/* A string from outside toolcell, at most max bytes of s (a fixed-size
+ * field need not be NUL-terminated), or JSON null when NULL or empty. */
+static cJSON *outside_string(const char *s, size_t max)
+{
+	_cleanup_free_ char *clean = NULL;
+
+	if (!s || !s[0])
+		return cJSON_CreateNull();
+	clean = utf8_sanitize(s, strnlen(s, max));
+	return clean ? cJSON_CreateString(clean) : NULL;
+}
+
+static cJSON *u64_number(uint64_t v)
+{
+	char digits[24];
+
+	if (v <= JSON_EXACT_MAX)
+		return cJSON_CreateNumber((double)v);
+	/* Only digits, so still exactly one JSON number: a double would round. */
+	snprintf(digits, sizeof(digits), "%" PRIu64, v);
+	return cJSON_CreateRaw(digits);
+}
+
+static cJSON *maybe_number(const struct tc_maybe *m)
+{
+	return m->known ? u64_number(m->value) : cJSON_CreateNull();
+}
+
+static cJSON *signal_name(int sig)
+{
+	const char *abbrev = sigabbrev_np(sig);
+	char name[32];
+
+	if (abbrev)
+		snprintf(name, sizeof(name), "SIG%s", abbrev);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(name, sizeof(name), "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		return cJSON_CreateNull();
+	return cJSON_CreateString(name);
+}
+
+static cJSON *id_number(uint32_t id)
+{
+	return id == UNKNOWN_ID ? cJSON_CreateNull() : cJSON_CreateNumber(id);
+}
+
+static void add_outcome(bool *failed, cJSON *r, const struct tc_outcome *o)
+{
+	put(failed, r, "status", cJSON_CreateString(tc_status_name(o->status)));
+	put(failed, r, "status_inferred", cJSON_CreateBool(o->status_inferred));
+	put(failed, r, "exit_code",
+	    o->exited ? cJSON_CreateNumber(o->exit_code) : cJSON_CreateNull());
+	put(failed, r, "signal", o->signaled ? cJSON_CreateNumber(o->signal) : cJSON_CreateNull());
+	put(failed, r, "signal_name", o->signaled ? signal_name(o->signal) : cJSON_CreateNull());
+	put(failed, r, "wall_ms", u64_number(o->wall_ms));
+	put(failed, r, "cpu_user_ms", u64_number(o->cpu_user_ms));
+	put(failed, r, "cpu_system_ms", u64_number(o->cpu_system_ms));
+}
+
+static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
+{
+	const struct {
+		const char *key;
+		const struct tc_maybe *m;
+	} maybes[] = {
+		{ "memory_peak_bytes", &o->memory_peak_bytes },
+		{ "oom_kills", &o->oom_kills },
+		{ "pids_peak", &o->pids_peak },
+	};
+	cJSON *unknown;
+	size_t i;
+
+	for (i = 0; i < TC_ARRAY_SIZE(maybes); i++)
+		put(failed, r, maybes[i].key, maybe_number(maybes[i].m));
+	unknown = put(failed, r, "unknown", cJSON_CreateObject());
+	for (i = 0; i < TC_ARRAY_SIZE(maybes); i++)
+		if (!maybes[i].m->known)
+			put(failed, unknown, maybes[i].key,
+			    cJSON_CreateString(maybes[i].m->reason ? maybes[i].m->reason
+								   : "not measured"));
+	put(failed, r, "stdout_bytes", u64_number(o->stdout_bytes));
+	put(failed, r, "stderr_bytes", u64_number(o->stderr_bytes));
+	put(failed, r, "stdout_truncated", cJSON_CreateBool(o->stdout_truncated));
+	put(failed, r, "stderr_truncated", cJSON_CreateBool(o->stderr_truncated));
+}
+
+static void add_syscalls(bool *failed, cJSON *r, const struct tc_outcome *o)
+{
+	size_t n = o->n_denied < TC_ARRAY_SIZE(o->denied) ? o->n_denied : TC_ARRAY_SIZE(o->denied);
+	cJSON *all;
+	size_t i;
+
+	if (o->has_denied_syscall) {
+		cJSON *d = put(failed, r, "denied_syscall", cJSON_CreateObject());
+		put(failed, d, "name",
+		    outside_string(o->denied_syscall_name, sizeof(o->denied_syscall_name)));
+		put(failed, d, "nr", cJSON_CreateNumber(o->denied_syscall_nr));
+	} else {
+		put(failed, r, "denied_syscall", cJSON_CreateNull());
+	}
+
+	all = put(failed, r, "denied_syscalls", cJSON_CreateObject());
+	for (i = 0; i < n && all; i++) {
+		_cleanup_free_ char *name = NULL;
+		cJSON *seen;
+
+		if (!o->denied[i].name[0])
+			continue;
+		name = utf8_sanitize(o->denied[i].name,
+				     strnlen(o->denied[i].name, sizeof(o->denied[i].name)));
+		if (!name) {
+			*failed = true;
+			break;
+		}
+		/* One key per name, even if the supervisor listed it twice. */
+		seen = cJSON_GetObjectItemCaseSensitive(all, name);
+		if (seen)
+			cJSON_SetNumberValue(seen, seen->valuedouble + o->denied[i].count);
+		else
+			put(failed, all, name, cJSON_CreateNumber(o->denied[i].count));
+	}
+}
+
+static void add_limits(bool *failed, cJSON *r, const struct tc_outcome *o)
+{
+	cJSON *limits = put(failed, r, "limits", cJSON_CreateObject());
+	size_t i;
+
+	for (i = 0; i < TC_LIMIT__MAX; i++) {
+		const struct tc_limit_info *info = &tc_limit_info[i];
+		cJSON *l;
+
+		if (!info->name)
+			continue;
+		l = put(failed, limits, info->name, cJSON_CreateObject());
+		put(failed, l, "value",
+		    info->unit == TC_UNIT_MILLICPU
+			    ? cJSON_CreateNumber((double)o->limit[i] / 1000.0)
+			    : u64_number(o->limit[i]));
+		put(failed, l, "unit", cJSON_CreateString(unit_name(info->unit)));
+		put(failed, l, "enforced_by",
+		    cJSON_CreateString(tc_enforcer_name(o->enforced_by[i])));
+	}
+}
+
+static void add_isolation(bool *failed, cJSON *r, const struct tc_outcome *o)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} ns[] = {
+		{ TC_NS_USER, "user" },	    { TC_NS_MOUNT, "mount" }, { TC_NS_PID, "pid" },
+		{ TC_NS_NET, "net" },	    { TC_NS_IPC, "ipc" },     { TC_NS_UTS, "uts" },
+		{ TC_NS_CGROUP, "cgroup" },
+	};
+	cJSON *iso = put(failed, r, "isolation", cJSON_CreateObject());
+	cJSON *list = put(failed, iso, "namespaces", cJSON_CreateArray());
+	char caps[24];
+	size_t i;
+
+	for (i = 0; i < TC_ARRAY_SIZE(ns) && list; i++) {
+		cJSON *s;
+
+		if (!(o->namespaces & ns[i].bit))
+			continue;
+		s = cJSON_CreateString(ns[i].name);
+		if (!s || !cJSON_AddItemToArray(list, s)) {
+			cJSON_Delete(s);
+			*failed = true;
+		}
+	}
+	put(failed, iso, "seccomp", cJSON_CreateString(o->seccomp ? o->seccomp : "none"));
+	put(failed, iso, "landlock", cJSON_CreateString(o->landlock ? o->landlock : "unavailable"));
+	put(failed, iso, "no_new_privs", cJSON_CreateBool(o->no_new_privs));
+	snprintf(caps, sizeof(caps), "0x%016" PRIx64, o->cap_eff);
+	put(failed, iso, "capabilities", cJSON_CreateString(caps));
+	put(failed, iso, "uid_inside", id_number(o->tool_uid));
+	put(failed, iso, "uid_host", id_number(o->host_uid));
+	put(failed, iso, "gid_host", id_number(o->host_gid));
+}
+
+static cJSON *provenance_entry(bool *failed, cJSON *parent, const char *key, const char *path,
+			       const char *sha256, size_t sha_size, bool with_path)
+{
+	cJSON *e = put(failed, parent, key, cJSON_CreateObject());
+
+	if (with_path)
+		put(failed, e, "path", outside_string(path, TC_PATH_MAX));
+	put(failed, e, "sha256", outside_string(sha256, sha_size));
+	return e;
+}
+
+static void add_provenance(bool *failed, cJSON *r, const struct tc_outcome *o)
+{
+	cJSON *p = put(failed, r, "provenance", cJSON_CreateObject());
+
+	provenance_entry(failed, p, "policy", o->policy_path, o->policy_sha256,
+			 sizeof(o->policy_sha256), true);
+	provenance_entry(failed, p, "tool", o->tool_path, o->tool_sha256, sizeof(o->tool_sha256),
+			 true);
+	provenance_entry(failed, p, "rootfs_manifest", NULL, o->rootfs_sha256,
+			 sizeof(o->rootfs_sha256), false);
+}
+
+static void add_error(bool *failed, cJSON *r, const struct tc_outcome *o)
+{
+	const struct tc_error *err = &o->err;
+	const char *errno_name;
+	cJSON *e;
+
+	if (!err->message[0]) {
+		put(failed, r, "error", cJSON_CreateNull());
+		return;
+	}
+	e = put(failed, r, "error", cJSON_CreateObject());
+	put(failed, e, "stage", outside_string(err->stage, sizeof(err->stage)));
+	put(failed, e, "message", outside_string(err->message, sizeof(err->message)));
+	put(failed, e, "errno", err->err ? cJSON_CreateNumber(err->err) : cJSON_CreateNull());
+	errno_name = err->err ? strerrorname_np(err->err) : NULL;
+	put(failed, e, "errno_name",
+	    errno_name ? cJSON_CreateString(errno_name) : cJSON_CreateNull());
+}
+
+char *tc_record_to_json(const struct tc_outcome *o)
+{
+	cJSON *r = cJSON_CreateObject();
+	bool failed = !r;
+	char *text, *out = NULL;
+	size_t n;
+
+	add_outcome(&failed, r, o);
+	add_measures(&failed, r, o);
+	add_syscalls(&failed, r, o);
+	add_limits(&failed, r, o);
+	add_isolation(&failed, r, o);
+	add_provenance(&failed, r, o);
+	add_error(&failed, r, o);
+	put(&failed, r, "toolcell_version", cJSON_CreateString(TOOLCELL_VERSION));
+
+	text = failed ? NULL : cJSON_Print(r);
+	cJSON_Delete(r);
+	if (!text)
+		return NULL;
+	n = strlen(text);
+	out = malloc(n + 2);
+	if (out) {
+		memcpy(out, text, n);
+		memcpy(out + n, "\n", 2);
+	}
+	cJSON_free(text);
+	return out;
+}
