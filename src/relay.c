@@ -14,8 +14,8 @@ void tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uin
 {
 	struct stat st;
 
+	/* everything but the 64 KiB buffer, which is last */
 	memset(s, 0, offsetof(struct tc_stream, buf));
-	s->start = s->end = 0;
 	s->src = src;
 	s->dst = dst;
 	s->dst_is_ours = dst_is_ours;

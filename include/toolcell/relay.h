@@ -21,13 +21,13 @@ struct tc_stream {
 	size_t mem_in_len;
 	char *mem; /* captured bytes (NUL-terminated) when dst < 0 */
 	size_t mem_len, mem_cap;
-	char buf[TC_RELAY_BUF];
 	size_t start, end; /* buf[start..end) waits for dst */
 	uint64_t cap;	   /* most bytes passed on; more is an overflow */
 	uint64_t passed;   /* bytes passed on (or captured) */
 	bool src_eof, dst_gone, overflow;
 	char tail[256]; /* the last bytes read, for diagnosis (a MemoryError line) */
 	size_t tail_len;
+	char buf[TC_RELAY_BUF]; /* last: tc_stream_init clears everything before it */
 };
 
 /* Set up a stream. dst_is_ours: dst is our pipe end and may be O_NONBLOCK;
