@@ -31,6 +31,7 @@
 extern char **environ;
 
 static bool quiet;
+static bool call_mode; /* every refusal still prints one envelope */
 
 static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void diag(const char *fmt, ...)
@@ -44,10 +45,46 @@ static void diag(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* In call mode a refusal is still one envelope on stdout. */
+static void refusal_envelope(const struct tc_error *e)
+{
+	struct tc_response none = { 0 };
+	struct tc_outcome o;
+	bool bad_input = !strcmp(e->stage, "cli") || !strcmp(e->stage, "policy") ||
+			 !strcmp(e->stage, "request");
+	char *json;
+
+	tc_outcome_init(&o);
+	o.status = bad_input ? TC_STATUS_REJECTED : TC_STATUS_SANDBOX_ERROR;
+	o.err = *e;
+	json = tc_envelope_to_json(&o, &none, bad_input ? "BadRequest" : "SandboxError",
+				   e->message);
+	if (json)
+		tc_write_all(STDOUT_FILENO, json, strlen(json));
+	free(json);
+}
+
 _Noreturn static void die(const struct tc_error *e)
 {
 	diag("%s", e->message);
+	if (call_mode)
+		refusal_envelope(e);
 	exit(EXIT_TOOLCELL);
+}
+
+_Noreturn static void die_with(const char *stage, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+_Noreturn static void die_with(const char *stage, int err, const char *fmt, ...)
+{
+	struct tc_error e = { 0 };
+	va_list ap;
+
+	snprintf(e.stage, sizeof(e.stage), "%s", stage);
+	e.err = err;
+	va_start(ap, fmt);
+	vsnprintf(e.message, sizeof(e.message), fmt, ap);
+	va_end(ap);
+	die(&e);
 }
 
 /* ---- defaults next to the binary: build tree first, then the prefix ---- */
@@ -101,27 +138,23 @@ static void load_config(struct ctx *c)
 				 : default_path("policies/default.json",
 						TOOLCELL_INSTALL_POLICY_REL "/default.json");
 	c->rootfs = default_path("rootfs", TOOLCELL_INSTALL_ROOTFS_REL);
-	if (!c->policy_path || !c->rootfs) {
-		diag("out of memory");
-		exit(EXIT_TOOLCELL);
-	}
+	if (!c->policy_path || !c->rootfs)
+		die_with("main", ENOMEM, "out of memory");
 	if (tc_policy_load(c->policy_path, &c->policy, &e) < 0)
 		die(&e);
 	if (tc_policy_apply(&c->policy, &c->cli.overrides, environ, c->rootfs, &c->cfg, &e) < 0)
 		die(&e);
 	snprintf(py, sizeof(py), "%s%s", c->cfg.rootfs, TC_PYTHON);
-	if (access(py, X_OK) < 0) {
-		diag("no Python rootfs at %s (%s); build it with 'cmake --build build --target "
-		     "rootfs' or pass --rootfs DIR",
-		     c->cfg.rootfs, strerror(errno));
-		exit(EXIT_TOOLCELL);
-	}
-	if (c->cfg.require_cgroup2) {
-		diag("%s requires cgroup v2 limits, which this build does not provide yet; use a "
-		     "policy without \"require\": {\"cgroup2\": true}",
-		     c->policy_path);
-		exit(EXIT_TOOLCELL);
-	}
+	if (access(py, X_OK) < 0)
+		die_with("rootfs", errno,
+			 "no Python rootfs at %s (%s); build it with 'cmake --build build --target "
+			 "rootfs' or pass --rootfs DIR",
+			 c->cfg.rootfs, strerror(errno));
+	if (c->cfg.require_cgroup2)
+		die_with("policy", EOPNOTSUPP,
+			 "%s requires cgroup v2 limits, which this build does not provide yet; use "
+			 "a policy without \"require\": {\"cgroup2\": true}",
+			 c->policy_path);
 }
 
 /* ---- the result record ---- */
@@ -134,17 +167,13 @@ static void open_result(struct ctx *c)
 		c->result_fd = open(
 			c->cli.result_path,
 			O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
-		if (c->result_fd < 0) {
-			diag("cannot open the result file %s: %s", c->cli.result_path,
-			     strerror(errno));
-			exit(EXIT_TOOLCELL);
-		}
+		if (c->result_fd < 0)
+			die_with("cli", errno, "cannot open the result file %s: %s",
+				 c->cli.result_path, strerror(errno));
 	} else if (c->cli.result_fd >= 0) {
-		if (fcntl(c->cli.result_fd, F_SETFD, FD_CLOEXEC) < 0) {
-			diag("--result-fd %d is not an open descriptor: %s", c->cli.result_fd,
-			     strerror(errno));
-			exit(EXIT_TOOLCELL);
-		}
+		if (fcntl(c->cli.result_fd, F_SETFD, FD_CLOEXEC) < 0)
+			die_with("cli", errno, "--result-fd %d is not an open descriptor: %s",
+				 c->cli.result_fd, strerror(errno));
 		c->result_fd = c->cli.result_fd;
 	}
 }
@@ -587,9 +616,10 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	find_exe_dir();
 	if (tc_cli_parse(argc, argv, environ, &c.cli, &e) < 0) {
-		diag("%s", e.message);
-		return EXIT_TOOLCELL;
+		call_mode = c.cli.verb == TC_VERB_CALL;
+		die(&e);
 	}
+	call_mode = c.cli.verb == TC_VERB_CALL;
 	switch (c.cli.verb) {
 	case TC_VERB_NONE:
 		fputs(tc_cli_help(TC_VERB_NONE), stderr);

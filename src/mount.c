@@ -171,7 +171,7 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 	for (size_t i = 0; i < cfg->n_binds; i++) {
 		/* kinds are unknown until tc_mount_prepare stats the host:
 		 * plan a directory and let prepare switch it to a file. */
-		if (cfg->binds[i].writable)
+		if (cfg->binds[i].writable || under_tmp(cfg->binds[i].inside))
 			continue;
 		r = plan_bind(p, cfg->binds[i].host, cfg->binds[i].inside, true, 0, false);
 		if (r < 0)
@@ -191,7 +191,7 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 	op->attrs = TC_MA_NOSUID | TC_MA_NODEV | TC_MA_NOEXEC;
 	/* writable mount points must exist before the lock */
 	for (size_t i = 0; i < cfg->n_binds; i++) {
-		if (!cfg->binds[i].writable)
+		if (!cfg->binds[i].writable || under_tmp(cfg->binds[i].inside))
 			continue;
 		r = plan_parents(p, cfg->binds[i].inside);
 		if (r < 0)
@@ -241,7 +241,19 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 	op->optional = true;
 	op->attrs = TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NODEV | TC_MA_NOEXEC;
 
-	/* a script in the host's /tmp: its mount point lives in our /tmp */
+	/* binds below /tmp (a script in the host's /tmp, say): their mount
+	 * points live in our /tmp, so they come after it, each with its own
+	 * attributes since the lock is behind us */
+	for (size_t i = 0; i < cfg->n_binds; i++) {
+		if (!under_tmp(cfg->binds[i].inside))
+			continue;
+		r = plan_bind(p, cfg->binds[i].host, cfg->binds[i].inside, true,
+			      TC_MA_NOSUID | TC_MA_NODEV |
+				      (cfg->binds[i].writable ? 0 : TC_MA_RDONLY),
+			      false);
+		if (r < 0)
+			return r;
+	}
 	for (size_t i = 0; i < n_extra; i++) {
 		if (!under_tmp(extra[i].inside))
 			continue;
@@ -269,7 +281,7 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 		op->attrs = TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NOEXEC;
 	}
 	for (size_t i = 0; i < cfg->n_binds; i++) {
-		if (!cfg->binds[i].writable)
+		if (!cfg->binds[i].writable || under_tmp(cfg->binds[i].inside))
 			continue;
 		op = plan_add(p, TC_MS_BIND, cfg->binds[i].host, cfg->binds[i].inside, NULL);
 		if (!op)

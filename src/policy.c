@@ -71,10 +71,14 @@ static const char *const require_keys[] = { "cgroup2" };
  * them, then these exactly (a home root holds every user's files). */
 static const char *const host_refused_tree[] = { "/proc", "/sys", "/dev", "/run" };
 static const char *const host_refused_exact[] = { "/home", "/root" };
-/* Inside paths the launcher itself mounts or relies on. */
-static const char *const inside_refused_tree[] = { "/usr",   "/etc",	      "/proc", "/dev",
-						   "/tmp",   "/bin",	      "/sbin", "/lib",
-						   "/lib64", WORKSPACE_INSIDE };
+/* Inside paths the launcher itself mounts or relies on: these and
+ * everything beneath them, then these exactly (a bind below /tmp is
+ * mounted on the sandbox's own /tmp, but not over it). */
+static const char *const inside_refused_tree[] = { "/usr",	  "/etc",   "/proc",
+						   "/dev",	  "/bin",   "/sbin",
+						   "/lib",	  "/lib64", WORKSPACE_INSIDE,
+						   "/tmp/pycache" };
+static const char *const inside_refused_exact[] = { "/tmp" };
 
 struct parse_ctx {
 	const char *origin;
@@ -580,6 +584,12 @@ static int bind_path_check(const char *path, bool inside, char *why, size_t why_
 				return why_set(why, why_len,
 					       "is at or beneath %s, which the launcher owns",
 					       inside_refused_tree[i]);
+		for (i = 0; i < TC_ARRAY_SIZE(inside_refused_exact); i++)
+			if (!strcmp(path, inside_refused_exact[i]))
+				return why_set(
+					why, why_len,
+					"is %s itself, which the launcher owns; bind below it",
+					inside_refused_exact[i]);
 		return 0;
 	}
 	for (i = 0; i < TC_ARRAY_SIZE(host_refused_tree); i++)

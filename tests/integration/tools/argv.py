@@ -1,0 +1,5 @@
+# Prints sys.argv as one JSON line.
+import json
+import sys
+
+print(json.dumps(sys.argv))

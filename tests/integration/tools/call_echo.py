@@ -1,0 +1,3 @@
+# call tool: returns its request unchanged (wrapped as data).
+def run(args):
+    return args

@@ -1,0 +1,4 @@
+# call tool in script mode: reads the request and prints nothing.
+import sys
+
+sys.stdin.read()

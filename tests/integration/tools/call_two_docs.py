@@ -1,0 +1,3 @@
+# call tool in script mode: prints two JSON documents (one is the contract).
+print('{"a": 1}')
+print('{"b": 2}')
