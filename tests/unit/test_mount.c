@@ -115,8 +115,20 @@ static void test_script_under_tmp(void **state)
 	int tmp, bind, parent;
 
 	(void)state;
+	cfg.binds[0] = (struct tc_bind){ "/srv/a", "/tmp/a", false };
+	cfg.binds[1] = (struct tc_bind){ "/srv/b", "/tmp/b", true };
+	cfg.n_binds = 2;
 	assert_int_equal(tc_mount_plan_build(&cfg, extra, 1, is_dir, "/", &p, &e), 0);
 	tmp = find(&p, TC_MS_TMPFS, TC_STAGING "/tmp");
+	/* caller binds below /tmp too: after it, read-only or writable */
+	assert_true(find(&p, TC_MS_BIND, TC_STAGING "/tmp/a") > tmp);
+	assert_int_equal(p.ops[find(&p, TC_MS_BIND, TC_STAGING "/tmp/a")].attrs,
+			 TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NODEV);
+	assert_true(find(&p, TC_MS_BIND, TC_STAGING "/tmp/b") > tmp);
+	assert_int_equal(p.ops[find(&p, TC_MS_BIND, TC_STAGING "/tmp/b")].attrs,
+			 TC_MA_NOSUID | TC_MA_NODEV);
+	assert_int_equal(find(&p, TC_MS_MKDIR, TC_STAGING "/tmp/b"),
+			 find(&p, TC_MS_BIND, TC_STAGING "/tmp/b") - 1);
 	bind = find(&p, TC_MS_BIND, TC_STAGING "/tmp/job/tool.py");
 	parent = find(&p, TC_MS_MKDIR, TC_STAGING "/tmp/job");
 	/* the sandbox's own /tmp would hide it: bound after, read-only */
