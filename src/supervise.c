@@ -16,6 +16,9 @@
 
 #define TC_FLUSH_GRACE_MS 2000 /* after the end, how long output may take to drain */
 #define TC_WALK_MAX	  8192 /* processes a sample follows at most */
+/* A tool may reach its process limit and cope with EAGAIN; a fork bomb
+ * stays there. Kill only after the count has sat at the limit this long. */
+#define TC_PIDS_GRACE_MS 250
 
 static void kill_sandbox(struct tc_supervisor *s, enum tc_kill_reason why)
 {
@@ -248,8 +251,13 @@ static void sample(struct tc_supervisor *s)
 		s->tasks_peak = tasks;
 	if (rss >= s->memory_max)
 		kill_sandbox(s, TC_KILL_MEMORY);
-	else if (tasks >= s->tasks_max)
+	if (tasks < s->tasks_max) {
+		s->at_limit_since = 0;
+	} else if (!s->at_limit_since) {
+		s->at_limit_since = tc_now_ns();
+	} else if (tc_now_ns() - s->at_limit_since >= TC_PIDS_GRACE_MS * 1000000ull) {
 		kill_sandbox(s, TC_KILL_PIDS);
+	}
 }
 
 enum {

@@ -49,6 +49,7 @@ struct tc_supervisor {
 	struct tc_error tool_err;  /* EXEC_FAILED */
 	struct tc_error setup_err; /* ERROR or a failure of ours during set-up */
 	bool sampled;
+	uint64_t at_limit_since; /* when the task count reached the limit (0: below it) */
 	uint64_t rss_peak, tasks_peak;
 	uint64_t end_ns;
 	uint64_t exited_ns;		/* when the init reported the tool's exit */
