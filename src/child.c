@@ -99,13 +99,37 @@ _Noreturn static void fail(int sync_fd, const struct tc_error *e)
 	_exit(1);
 }
 
-/* Wait for one message of the given type; EOF means the parent is gone. */
-static void expect(int sync_fd, enum tc_msg_type type)
-{
-	struct tc_msg m;
+/* What the child is waiting for: the maps from the parent and the network
+ * namespace from the helper, which may arrive in either order. */
+struct pending {
+	bool maps;
+	int netns_fd;
+};
 
-	if (tc_msg_recv(sync_fd, &m, NULL) < 0 || m.type != type)
-		_exit(1);
+/* Read messages until `want` has arrived; EOF means the parent is gone, and
+ * an error from the network helper ends the set-up like one of our own. */
+static void await(int sync_fd, struct pending *p, enum tc_msg_type want)
+{
+	while (want == TC_MSG_MAPS_DONE ? !p->maps : p->netns_fd < 0) {
+		struct tc_msg m;
+		int fd;
+
+		if (tc_msg_recv(sync_fd, &m, &fd) < 0)
+			_exit(1);
+		if (m.type == TC_MSG_MAPS_DONE) {
+			p->maps = true;
+		} else if (m.type == TC_MSG_NET_FD && fd >= 0 && p->netns_fd < 0) {
+			p->netns_fd = fd;
+			continue;
+		} else if (m.type == TC_MSG_ERROR) {
+			m.err.message[sizeof(m.err.message) - 1] = '\0';
+			fail(sync_fd, &m.err); /* on to the parent */
+		} else {
+			_exit(1);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 }
 
 static int set_limits(const uint64_t *limit, bool init_shares_uid, struct tc_error *err)
@@ -266,13 +290,14 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	static const int forwarded[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGUSR1,
 					 SIGUSR2, SIGALRM, SIGCONT, SIGWINCH };
 	struct tc_error e = { 0 };
-	struct tc_msg m, stages = { .type = TC_MSG_STAGES };
+	struct tc_msg stages = { .type = TC_MSG_STAGES };
+	struct pending pending = { .maps = false, .netns_fd = -1 };
 	sigset_t waitset;
 	pid_t tool;
 	int fd;
 
 	/* 1. Maps first: until they exist we have no usable ids. */
-	expect(a->sync_fd, TC_MSG_MAPS_DONE);
+	await(a->sync_fd, &pending, TC_MSG_MAPS_DONE);
 	if (tc_userns_enter(a->ids, &e) < 0)
 		fail(a->sync_fd, &e);
 	/* Any credential change clears PDEATHSIG: set it only now. If the
@@ -287,22 +312,12 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 		close(fd);
 	}
 
-	/* 4a. Hand a netlink socket to the parent, which brings lo up with
-	 * libnl while we build the file system. */
-	fd = tc_net_socket_enter(&e);
-	if (fd < 0)
-		fail(a->sync_fd, &e);
-	m = (struct tc_msg){ .type = TC_MSG_NET_FD };
-	if (tc_msg_send(a->sync_fd, &m, fd) < 0)
-		_exit(1);
-	close(fd);
-
 	/* 2-3. Mounts, pivot_root, read-only everywhere but /tmp and binds. */
 	if (tc_mount_enter(a->plan, &e) < 0)
 		fail(a->sync_fd, &e);
 	stages.t[TC_STAGE_MOUNTED] = tc_now_ns();
 
-	/* 4b. Hostname, a fresh session keyring (nothing of the caller's). */
+	/* 4. Hostname, a fresh session keyring (nothing of the caller's). */
 	if (sethostname(a->hostname, strlen(a->hostname)) < 0 || setdomainname("none", 4) < 0) {
 		tc_error_errno(&e, "uts", errno, "cannot set the hostname");
 		fail(a->sync_fd, &e);
@@ -311,10 +326,14 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 		tc_error_errno(&e, "keyring", errno, "cannot join a new session keyring");
 		fail(a->sync_fd, &e);
 	}
-	expect(a->sync_fd, TC_MSG_NET_DONE);
+	/* 4c. The network namespace the helper made meanwhile, lo already up */
+	await(a->sync_fd, &pending, TC_MSG_NET_FD);
+	if (tc_net_enter(pending.netns_fd, &e) < 0)
+		fail(a->sync_fd, &e);
+	close(pending.netns_fd);
 	stages.t[TC_STAGE_NET] = tc_now_ns();
 
-	/* 4c. Signals: default dispositions; init waits for the ones it
+	/* 4d. Signals: default dispositions; init waits for the ones it
 	 * handles with sigwaitinfo, so they are blocked before the fork. */
 	for (int s = 1; s < NSIG; s++)
 		if (s != SIGKILL && s != SIGSTOP)

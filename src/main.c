@@ -138,7 +138,16 @@ static void load_config(struct ctx *c)
 				 ? strdup(c->cli.policy_path)
 				 : default_path("policies/default.json",
 						TOOLCELL_INSTALL_POLICY_REL "/default.json");
-	c->rootfs = default_path("rootfs", TOOLCELL_INSTALL_ROOTFS_REL);
+	if (c->cli.overrides.rootfs) {
+		/* the mount plan wants it absolute and free of symlinks */
+		c->rootfs = realpath(c->cli.overrides.rootfs, NULL);
+		if (!c->rootfs)
+			die_with("rootfs", errno, "cannot use the rootfs %s: %s",
+				 c->cli.overrides.rootfs, strerror(errno));
+		c->cli.overrides.rootfs = c->rootfs;
+	} else {
+		c->rootfs = default_path("rootfs", TOOLCELL_INSTALL_ROOTFS_REL);
+	}
 	if (!c->policy_path || !c->rootfs)
 		die_with("main", ENOMEM, "out of memory");
 	if (tc_policy_load(c->policy_path, &c->policy, &e) < 0)

@@ -162,12 +162,12 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 	op = plan_add(p, TC_MS_BIND, buf, "/usr", NULL);
 	if (!op)
 		return -ENOMEM;
-	op->is_dir = true;
+	op->is_dir = op->trusted = true;
 	snprintf(buf, sizeof(buf), "%s/etc", cfg->rootfs);
 	op = plan_add(p, TC_MS_BIND, buf, "/etc", NULL);
 	if (!op)
 		return -ENOMEM;
-	op->is_dir = true;
+	op->is_dir = op->trusted = true;
 	for (size_t i = 0; i < cfg->n_binds; i++) {
 		/* kinds are unknown until tc_mount_prepare stats the host:
 		 * plan a directory and let prepare switch it to a file. */
@@ -237,7 +237,7 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 	op = plan_add(p, TC_MS_BIND, buf, "/tmp/pycache/usr", NULL);
 	if (!op)
 		return -ENOMEM;
-	op->is_dir = true;
+	op->is_dir = op->trusted = true;
 	op->optional = true;
 	op->attrs = TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NODEV | TC_MA_NOEXEC;
 
@@ -276,6 +276,7 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 		op = plan_add(p, TC_MS_BIND, host, host, NULL);
 		if (!op)
 			return -ENOMEM;
+		op->trusted = true;
 		/* devices stay usable: no nodev; writes to a device are not
 		 * blocked by a read-only mount */
 		op->attrs = TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NOEXEC;
@@ -392,12 +393,20 @@ int tc_mount_prepare(struct tc_mount_plan *plan, struct tc_error *err)
 
 		if (op->step != TC_MS_BIND)
 			continue;
-		if (is_own_dev_node(op)) {
-			if (stat(op->source, &st) < 0 || !S_ISCHR(st.st_mode))
-				return tc_error_errno(err, "mount", errno ? errno : ENODEV,
-						      "the host has no usable %s", op->source);
-			op->dev = st.st_dev;
-			op->ino = st.st_ino;
+		if (op->trusted) {
+			/* toolcell's own sources: only whether they exist */
+			if (stat(op->source, &st) < 0) {
+				if (errno == ENOENT && op->optional) {
+					op->missing = true;
+					continue;
+				}
+				return tc_error_errno(err, "mount", errno, "cannot bind %s",
+						      op->source);
+			}
+			if (is_own_dev_node(op) && !S_ISCHR(st.st_mode))
+				return tc_error_set(err, "mount", ENODEV,
+						    "the host's %s is not a character device",
+						    op->source);
 			continue;
 		}
 		if (!realpath(op->source, resolved)) {
@@ -448,6 +457,14 @@ int tc_mount_prepare(struct tc_mount_plan *plan, struct tc_error *err)
 
 /* ---- child side: plain syscalls on prepared strings, no allocation ---- */
 
+/* would the staging tmpfs hide this host path? */
+static bool shadowed(const char *path)
+{
+	size_t n = strlen(TC_STAGING);
+
+	return strncmp(path, TC_STAGING, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
 static int open_source(struct tc_mount_op *op, struct tc_error *err)
 {
 	struct open_how how = {
@@ -461,7 +478,7 @@ static int open_source(struct tc_mount_op *op, struct tc_error *err)
 	if (fd < 0)
 		return tc_error_errno(err, "mount", errno, "cannot open bind source %s",
 				      op->source);
-	if (fstat(fd, &st) < 0 || st.st_dev != op->dev || st.st_ino != op->ino) {
+	if (!op->trusted && (fstat(fd, &st) < 0 || st.st_dev != op->dev || st.st_ino != op->ino)) {
 		close(fd);
 		return tc_error_set(err, "mount", ESTALE,
 				    "bind source %s changed between the check and the mount",
@@ -496,9 +513,13 @@ static int set_attrs(const char *target, unsigned attrs, bool recursive, struct 
 
 static int do_bind(const struct tc_mount_op *op, struct tc_error *err)
 {
-	char src[64];
+	char fdpath[64];
+	const char *src = op->source; /* a trusted source nothing can shadow */
 
-	snprintf(src, sizeof(src), "/proc/self/fd/%d", op->fd);
+	if (op->fd >= 0) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", op->fd);
+		src = fdpath;
+	}
 	if (mount(src, op->target, NULL, MS_BIND | MS_REC, NULL) < 0)
 		return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
 	/* a bind ignores the flags of mount(2): set them on the new mount */
@@ -507,8 +528,6 @@ static int do_bind(const struct tc_mount_op *op, struct tc_error *err)
 
 static int do_step(struct tc_mount_op *op, struct tc_error *err)
 {
-	int fd;
-
 	switch (op->step) {
 	case TC_MS_STAGE:
 		if (mount("tmpfs", TC_STAGING, "tmpfs", MS_NOSUID | MS_NODEV, op->data) < 0)
@@ -523,11 +542,10 @@ static int do_step(struct tc_mount_op *op, struct tc_error *err)
 			chmod(op->target, op->mode);
 		return 0;
 	case TC_MS_MKFILE:
-		fd = open(op->target, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0444);
-		if (fd < 0)
+		/* an empty regular file in one call */
+		if (mknod(op->target, S_IFREG | 0444, 0) < 0 && errno != EEXIST)
 			return tc_error_errno(err, "mount", errno, "cannot create %s",
 					      op->target + strlen(TC_STAGING));
-		close(fd);
 		return 0;
 	case TC_MS_SYMLINK:
 		if (symlink(op->source, op->target) < 0)
@@ -574,7 +592,8 @@ int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 	/* Phase one: open every bind source before the staging tmpfs can
 	 * shadow it (a source may live under TC_STAGING on the host). */
 	for (size_t i = 0; i < plan->n && r >= 0; i++)
-		if (plan->ops[i].step == TC_MS_BIND && !plan->ops[i].missing)
+		if (plan->ops[i].step == TC_MS_BIND && !plan->ops[i].missing &&
+		    (!plan->ops[i].trusted || shadowed(plan->ops[i].source)))
 			r = open_source(&plan->ops[i], err);
 	for (size_t i = 0; i < plan->n && r >= 0; i++)
 		r = do_step(&plan->ops[i], err);

@@ -1,44 +1,33 @@
-/* Loopback in the sandbox's network namespace (see net.h). No other
+/* The sandbox's network namespace and its loopback (see net.h). No other
  * interface exists there, so the tool has no route off the machine and
  * cannot reach the host's own loopback either. */
+#include <fcntl.h>
 #include <linux/netlink.h>
 #include <net/if.h>
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
 #include <netlink/socket.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 
+#include "toolcell/child.h"
 #include "toolcell/net.h"
 #include "toolcell/util.h"
 
-int tc_net_socket_enter(struct tc_error *err)
-{
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-
-	if (fd < 0)
-		return tc_error_errno(err, "net", errno, "cannot open a netlink socket");
-	return fd;
-}
-
-int tc_net_lo_up_from_parent(int fd, struct tc_error *err)
+static int lo_up(struct tc_error *err)
 {
 	struct nl_sock *sk = nl_socket_alloc();
 	struct rtnl_link *lo = NULL, *change = NULL;
 	int r;
 
-	if (!sk) {
-		close(fd);
+	if (!sk)
 		return tc_error_set(err, "net", ENOMEM, "cannot allocate a netlink socket");
-	}
-	/* libnl owns fd from here and closes it in nl_socket_free */
-	r = nl_socket_set_fd(sk, NETLINK_ROUTE, fd);
-	if (r < 0) {
-		close(fd);
-		nl_socket_free(sk);
-		return tc_error_set(err, "net", EIO, "cannot use the sandbox's netlink socket: %s",
-				    nl_geterror(r));
-	}
-	r = rtnl_link_get_kernel(sk, 0, "lo", &lo);
+	r = nl_connect(sk, NETLINK_ROUTE);
+	if (r >= 0)
+		r = rtnl_link_get_kernel(sk, 0, "lo", &lo);
 	if (r >= 0) {
 		change = rtnl_link_alloc();
 		if (!change) {
@@ -55,5 +44,60 @@ int tc_net_lo_up_from_parent(int fd, struct tc_error *err)
 		return tc_error_set(err, "net", EIO,
 				    "cannot bring up lo in the sandbox's network namespace: %s",
 				    nl_geterror(r));
+	return 0;
+}
+
+_Noreturn static void helper_main(int userns_fd, int sock)
+{
+	struct tc_msg m = { .type = TC_MSG_NET_FD };
+	int netns_fd;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	/* joining the sandbox's user namespace first makes it the owner of
+	 * the network namespace created next, as if the sandbox had made it */
+	if (setns(userns_fd, CLONE_NEWUSER) < 0) {
+		tc_error_errno(&m.err, "net", errno, "cannot join the sandbox's user namespace");
+		goto fail;
+	}
+	if (unshare(CLONE_NEWNET) < 0) {
+		tc_error_errno(&m.err, "net", errno, "cannot create the network namespace");
+		goto fail;
+	}
+	if (lo_up(&m.err) < 0)
+		goto fail;
+	netns_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (netns_fd < 0) {
+		tc_error_errno(&m.err, "net", errno, "cannot open the network namespace");
+		goto fail;
+	}
+	_exit(tc_msg_send(sock, &m, netns_fd) < 0);
+fail:
+	m.type = TC_MSG_ERROR;
+	tc_msg_send(sock, &m, -1);
+	_exit(1);
+}
+
+pid_t tc_net_helper_start(pid_t pid, int sock, struct tc_error *err)
+{
+	_cleanup_close_ int userns_fd = -1;
+	char path[64];
+	pid_t helper;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+	userns_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (userns_fd < 0)
+		return tc_error_errno(err, "net", errno, "cannot open %s", path);
+	helper = fork();
+	if (helper < 0)
+		return tc_error_errno(err, "net", errno, "cannot start the network helper");
+	if (helper == 0)
+		helper_main(userns_fd, sock);
+	return helper;
+}
+
+int tc_net_enter(int netns_fd, struct tc_error *err)
+{
+	if (setns(netns_fd, CLONE_NEWNET) < 0)
+		return tc_error_errno(err, "net", errno, "cannot join the network namespace");
 	return 0;
 }

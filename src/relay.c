@@ -10,12 +10,14 @@
 #include "toolcell/relay.h"
 #include "toolcell/util.h"
 
-void tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint64_t cap)
+int tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint64_t cap)
 {
 	struct stat st;
 
-	/* everything but the 64 KiB buffer, which is last */
-	memset(s, 0, offsetof(struct tc_stream, buf));
+	memset(s, 0, sizeof(*s));
+	s->buf = malloc(TC_RELAY_BUF);
+	if (!s->buf)
+		return -ENOMEM;
 	s->src = src;
 	s->dst = dst;
 	s->dst_is_ours = dst_is_ours;
@@ -28,11 +30,12 @@ void tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uin
 		 * room for PIPE_BUF bytes, no more */
 		s->dst_chunk = PIPE_BUF;
 	}
+	return 0;
 }
 
 bool tc_stream_want_read(const struct tc_stream *s)
 {
-	return !s->src_eof && !s->dst_gone && s->end < sizeof(s->buf);
+	return !s->src_eof && !s->dst_gone && s->end < TC_RELAY_BUF;
 }
 
 bool tc_stream_want_write(const struct tc_stream *s)
@@ -103,8 +106,8 @@ int tc_stream_read(struct tc_stream *s)
 	if (s->start == s->end)
 		s->start = s->end = 0;
 	if (s->src < 0) {
-		size_t k = s->mem_in_len < sizeof(s->buf) - s->end ? s->mem_in_len
-								   : sizeof(s->buf) - s->end;
+		size_t k = s->mem_in_len < TC_RELAY_BUF - s->end ? s->mem_in_len
+								 : TC_RELAY_BUF - s->end;
 		memcpy(s->buf + s->end, s->mem_in, k);
 		s->mem_in += k;
 		s->mem_in_len -= k;
@@ -113,7 +116,7 @@ int tc_stream_read(struct tc_stream *s)
 			s->src_eof = true;
 		return s->dst < 0 ? capture(s) : 0;
 	}
-	n = read(s->src, s->buf + s->end, sizeof(s->buf) - s->end);
+	n = read(s->src, s->buf + s->end, TC_RELAY_BUF - s->end);
 	if (n < 0) {
 		if (errno == EINTR || errno == EAGAIN)
 			return 0;
@@ -159,6 +162,8 @@ bool tc_stream_done(const struct tc_stream *s)
 
 void tc_stream_release(struct tc_stream *s)
 {
+	free(s->buf);
+	s->buf = NULL;
 	free(s->mem);
 	s->mem = NULL;
 	s->mem_len = s->mem_cap = 0;

@@ -19,6 +19,7 @@
 
 #include "toolcell/child.h"
 #include "toolcell/mount.h"
+#include "toolcell/net.h"
 #include "toolcell/sandbox.h"
 #include "toolcell/supervise.h"
 #include "toolcell/userns.h"
@@ -27,8 +28,7 @@
 #define TC_SAMPLE_MS 10 /* between samples of the sandbox's memory and tasks */
 
 #define TC_CLONE_NS                                                                                \
-	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | \
-	 CLONE_NEWCGROUP)
+	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
 
 extern char **environ;
 
@@ -38,6 +38,7 @@ struct run {
 	int in[2], out[2], err[2], sync[2];
 	int sig_fd, pidfd;
 	pid_t pid;
+	pid_t net_helper; /* makes the network namespace meanwhile (net.h) */
 	sigset_t old_mask;
 	bool mask_changed;
 	uint64_t t_start, t_prepared, t_cloned, t_mapped;
@@ -52,6 +53,10 @@ static void close_pair(int p[2])
 
 static void run_release(struct run *r)
 {
+	if (r->net_helper > 0) {
+		kill(r->net_helper, SIGKILL); /* long done, unless we failed early */
+		waitpid(r->net_helper, NULL, 0);
+	}
 	close_pair(r->in);
 	close_pair(r->out);
 	close_pair(r->err);
@@ -340,17 +345,42 @@ static void verbose_times(const struct run *r, const struct tc_supervisor *s)
 #define MS(a, b) ((a) && (b) ? (double)((a) - (b)) / 1e6 : 0.0)
 	fprintf(stderr,
 		"toolcell: prepare %.3f ms, clone %.3f ms, maps %.3f ms (parent)\n"
-		"toolcell: child: ids %.3f ms, mounts %.3f ms, wait for lo %.3f ms (lo up took "
-		"%.3f ms), fork %.3f ms\n"
+		"toolcell: child: ids %.3f ms, mounts %.3f ms, network namespace %.3f ms more, "
+		"fork %.3f ms\n"
 		"toolcell: tool ran %.3f ms after fork; the sandbox took %.3f ms more to go; "
 		"total %.3f ms\n",
 		MS(r->t_prepared, r->t_start), MS(r->t_cloned, r->t_prepared),
 		MS(r->t_mapped, r->t_cloned), MS(t[TC_STAGE_MAPPED], r->t_cloned),
 		MS(t[TC_STAGE_MOUNTED], t[TC_STAGE_MAPPED]),
-		MS(t[TC_STAGE_NET], t[TC_STAGE_MOUNTED]), (double)s->net_ns / 1e6,
-		MS(t[TC_STAGE_FORKED], t[TC_STAGE_NET]), MS(s->exited_ns, t[TC_STAGE_FORKED]),
-		MS(s->end_ns, s->exited_ns), MS(s->end_ns, r->t_start));
+		MS(t[TC_STAGE_NET], t[TC_STAGE_MOUNTED]), MS(t[TC_STAGE_FORKED], t[TC_STAGE_NET]),
+		MS(s->exited_ns, t[TC_STAGE_FORKED]), MS(s->end_ns, s->exited_ns),
+		MS(s->end_ns, r->t_start));
 #undef MS
+}
+
+static int start_streams(const struct tc_sandbox_spec *spec, struct run *r, struct tc_supervisor *s)
+{
+	const uint64_t *limit = spec->cfg->limit;
+	int ret;
+
+	if (spec->io == TC_IO_MEMORY) {
+		ret = tc_stream_init(&s->in, -1, TAKE_FD(r->in[1]), true, UINT64_MAX);
+		s->in.mem_in = spec->stdin_buf;
+		s->in.mem_in_len = spec->stdin_len;
+		if (spec->stdin_len == 0)
+			s->in.src_eof = true;
+		if (ret >= 0)
+			ret = tc_stream_init(&s->out, r->out[0], -1, false, limit[TC_LIMIT_STDOUT]);
+	} else {
+		ret = tc_stream_init(&s->in, STDIN_FILENO, TAKE_FD(r->in[1]), true, UINT64_MAX);
+		if (ret >= 0)
+			ret = tc_stream_init(&s->out, r->out[0], STDOUT_FILENO, false,
+					     limit[TC_LIMIT_STDOUT]);
+	}
+	if (ret >= 0)
+		ret = tc_stream_init(&s->err, r->err[0], STDERR_FILENO, false,
+				     limit[TC_LIMIT_STDERR]);
+	return ret;
 }
 
 int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
@@ -373,17 +403,14 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	ret = prepare(spec, &r, err);
 	if (ret < 0)
 		goto fail;
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		ret = tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the supervisor");
-		goto fail;
-	}
 	r.t_prepared = tc_now_ns();
 	ret = do_clone(spec, &r, err);
 	if (ret < 0)
 		goto fail;
 	r.t_cloned = tc_now_ns();
-	ret = tc_userns_setup_from_parent(&r.ids, r.pid, err);
+	/* the network namespace is made beside the child's mounts, not before */
+	r.net_helper = tc_net_helper_start(r.pid, r.sync[0], err);
+	ret = r.net_helper < 0 ? r.net_helper : tc_userns_setup_from_parent(&r.ids, r.pid, err);
 	if (ret >= 0 && tc_msg_send(r.sync[0], &maps, -1) < 0)
 		ret = tc_error_errno(err, "spawn", EPIPE, "the sandbox died while starting");
 	if (ret < 0) {
@@ -393,6 +420,15 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	}
 	r.t_mapped = tc_now_ns();
 
+	/* the supervisor's memory is the parent's alone: allocated after the
+	 * clone, so the child's copy of our address space stays small */
+	s = calloc(1, sizeof(*s));
+	if (!s || start_streams(spec, &r, s) < 0) {
+		ret = tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the supervisor");
+		pidfd_send_signal(r.pidfd, SIGKILL, NULL, 0);
+		syscall(SYS_waitid, P_PIDFD, r.pidfd, &si, WEXITED, NULL);
+		goto fail;
+	}
 	s->pid = r.pid;
 	s->pidfd = r.pidfd;
 	s->sync_fd = TAKE_FD(r.sync[0]);
@@ -402,20 +438,6 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	s->memory_max = spec->cfg->limit[TC_LIMIT_MEMORY];
 	s->tasks_max = spec->cfg->limit[TC_LIMIT_PIDS];
 	s->sample_ms = TC_SAMPLE_MS;
-	if (spec->io == TC_IO_MEMORY) {
-		tc_stream_init(&s->in, -1, TAKE_FD(r.in[1]), true, UINT64_MAX);
-		s->in.mem_in = spec->stdin_buf;
-		s->in.mem_in_len = spec->stdin_len;
-		if (spec->stdin_len == 0)
-			s->in.src_eof = true;
-		tc_stream_init(&s->out, r.out[0], -1, false, spec->cfg->limit[TC_LIMIT_STDOUT]);
-	} else {
-		tc_stream_init(&s->in, STDIN_FILENO, TAKE_FD(r.in[1]), true, UINT64_MAX);
-		tc_stream_init(&s->out, r.out[0], STDOUT_FILENO, false,
-			       spec->cfg->limit[TC_LIMIT_STDOUT]);
-	}
-	tc_stream_init(&s->err, r.err[0], STDERR_FILENO, false, spec->cfg->limit[TC_LIMIT_STDERR]);
-
 	tc_supervise(s);
 	if (s->in.dst >= 0)
 		close(s->in.dst);
@@ -447,6 +469,13 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	return ret;
 
 fail:
+	if (s) {
+		if (s->in.dst >= 0)
+			close(s->in.dst);
+		tc_stream_release(&s->in);
+		tc_stream_release(&s->out);
+		tc_stream_release(&s->err);
+	}
 	free(s);
 	run_release(&r);
 	out->status = TC_STATUS_SANDBOX_ERROR;

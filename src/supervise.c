@@ -10,7 +10,6 @@
 #include <sys/signalfd.h>
 
 #include "toolcell/child.h"
-#include "toolcell/net.h"
 #include "toolcell/supervise.h"
 #include "toolcell/util.h"
 
@@ -165,23 +164,6 @@ static void on_sync(struct tc_supervisor *s)
 		return;
 	}
 	switch ((enum tc_msg_type)m.type) {
-	case TC_MSG_NET_FD: {
-		struct tc_msg done = { .type = TC_MSG_NET_DONE };
-		uint64_t t0 = tc_now_ns();
-
-		if (fd < 0) {
-			tc_error_set(&s->setup_err, "net", EPROTO, "no netlink socket received");
-			kill_sandbox(s, TC_KILL_SETUP);
-			return;
-		}
-		if (tc_net_lo_up_from_parent(fd, &s->setup_err) < 0) {
-			kill_sandbox(s, TC_KILL_SETUP);
-			return;
-		}
-		s->net_ns = tc_now_ns() - t0;
-		tc_msg_send(s->sync_fd, &done, -1);
-		return;
-	}
 	case TC_MSG_ERROR:
 		s->setup_err = m.err;
 		s->setup_err.message[sizeof(s->setup_err.message) - 1] = '\0';
@@ -203,7 +185,7 @@ static void on_sync(struct tc_supervisor *s)
 		memcpy(s->stages, m.t, sizeof(s->stages));
 		break;
 	case TC_MSG_MAPS_DONE:
-	case TC_MSG_NET_DONE:
+	case TC_MSG_NET_FD:
 		break;
 	}
 	if (fd >= 0)

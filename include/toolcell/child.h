@@ -18,9 +18,8 @@
 /* Typed, fixed-size messages on the SOCK_SEQPACKET sync socket. */
 enum tc_msg_type {
 	TC_MSG_MAPS_DONE = 1, /* parent -> child: uid/gid maps written */
-	TC_MSG_NET_FD,	      /* child -> parent: netlink socket attached (SCM_RIGHTS) */
-	TC_MSG_NET_DONE,      /* parent -> child: lo is up; start the tool */
-	TC_MSG_ERROR,	      /* child -> parent: set-up failed; err says where */
+	TC_MSG_NET_FD,	      /* net helper -> child: the network namespace (SCM_RIGHTS), lo up */
+	TC_MSG_ERROR,	      /* child (or net helper) -> parent (or child): set-up failed */
 	TC_MSG_EXEC_FAILED,   /* tool -> parent: execve failed; err.err is the errno */
 	TC_MSG_EXITED,	      /* init -> parent: value is the tool's raw wait status */
 	TC_MSG_STAGES,	      /* init -> parent (--verbose): when each set-up stage ended */
@@ -30,7 +29,7 @@ enum tc_msg_type {
 enum tc_stage {
 	TC_STAGE_MAPPED,  /* the maps arrived; ids switched */
 	TC_STAGE_MOUNTED, /* pivot_root done */
-	TC_STAGE_NET,	  /* the parent said lo is up */
+	TC_STAGE_NET,	  /* joined the network namespace the helper made */
 	TC_STAGE_FORKED,  /* the tool's process exists */
 	TC_STAGE__MAX
 };

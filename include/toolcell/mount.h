@@ -44,6 +44,7 @@ struct tc_mount_op {
 	bool is_dir;	/* BIND: the source is a directory */
 	bool optional;	/* BIND: skip when the source does not exist */
 	bool need_dir;	/* BIND: the source must be a directory (the workspace) */
+	bool trusted;	/* BIND: toolcell's own source (rootfs, /dev node): not re-checked */
 	/* filled by tc_mount_prepare: what the host path was when checked */
 	dev_t dev;
 	ino_t ino;

@@ -27,13 +27,13 @@ struct tc_stream {
 	bool src_eof, dst_gone, overflow;
 	char tail[256]; /* the last bytes read, for diagnosis (a MemoryError line) */
 	size_t tail_len;
-	char buf[TC_RELAY_BUF]; /* last: tc_stream_init clears everything before it */
+	char *buf; /* TC_RELAY_BUF bytes, malloc'ed: only pages that data reaches are touched */
 };
 
-/* Set up a stream. dst_is_ours: dst is our pipe end and may be O_NONBLOCK;
+/* Set up a stream (0, or -ENOMEM). dst_is_ours: dst is our pipe end and may be O_NONBLOCK;
  * otherwise dst is the caller's and is written in PIPE_BUF chunks after
  * POLLOUT so a write never blocks the loop. */
-void tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint64_t cap);
+int tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint64_t cap);
 
 /* true when the source should be polled for input / dst for output. */
 bool tc_stream_want_read(const struct tc_stream *s);

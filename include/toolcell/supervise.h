@@ -53,7 +53,6 @@ struct tc_supervisor {
 	uint64_t rss_peak, tasks_peak;
 	uint64_t end_ns;
 	uint64_t exited_ns;		/* when the init reported the tool's exit */
-	uint64_t net_ns;		/* time spent bringing lo up */
 	uint64_t stages[TC_STAGE__MAX]; /* TC_MSG_STAGES, when --verbose */
 };
 

@@ -22,7 +22,7 @@ static void test_cap_capture(void **state)
 
 	(void)state;
 	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	tc_stream_init(&s, p[0], -1, false, 2500);
+	assert_int_equal(tc_stream_init(&s, p[0], -1, false, 2500), 0);
 	memset(chunk, 'x', sizeof(chunk));
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(write(p[1], chunk, sizeof(chunk)), (ssize_t)sizeof(chunk));
@@ -49,7 +49,7 @@ static void test_relay_to_fd(void **state)
 	(void)state;
 	assert_int_equal(pipe2(in, O_CLOEXEC), 0);
 	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
-	tc_stream_init(&s, in[0], out[1], true, UINT64_MAX);
+	assert_int_equal(tc_stream_init(&s, in[0], out[1], true, UINT64_MAX), 0);
 	assert_int_equal(write(in[1], "hello", 5), 5);
 	assert_true(tc_stream_want_read(&s));
 	assert_int_equal(tc_stream_read(&s), 0);
@@ -69,6 +69,7 @@ static void test_relay_to_fd(void **state)
 	close(in[0]);
 	close(in[1]);
 	close(out[1]);
+	tc_stream_release(&s);
 }
 
 static void test_memory_input(void **state)
@@ -78,7 +79,7 @@ static void test_memory_input(void **state)
 
 	(void)state;
 	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	tc_stream_init(&s, -1, p[1], true, UINT64_MAX);
+	assert_int_equal(tc_stream_init(&s, -1, p[1], true, UINT64_MAX), 0);
 	s.mem_in = "{\"a\":1}";
 	s.mem_in_len = 7;
 	assert_int_equal(tc_stream_read(&s), 0);
@@ -89,6 +90,7 @@ static void test_memory_input(void **state)
 	assert_memory_equal(buf, "{\"a\":1}", 7);
 	close(p[0]);
 	close(p[1]);
+	tc_stream_release(&s);
 }
 
 static void test_last_line(void **state)
@@ -100,7 +102,7 @@ static void test_last_line(void **state)
 
 	(void)state;
 	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	tc_stream_init(&s, p[0], -1, false, UINT64_MAX);
+	assert_int_equal(tc_stream_init(&s, p[0], -1, false, UINT64_MAX), 0);
 	assert_int_equal(write(p[1], tb, strlen(tb)), (ssize_t)strlen(tb));
 	assert_int_equal(tc_stream_read(&s), 0);
 	tc_stream_last_line(&s, line, sizeof(line));
