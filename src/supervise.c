@@ -77,7 +77,6 @@ static int stat_of(pid_t pid, uint64_t *rss, uint64_t *threads)
 static size_t children_of(pid_t pid, uint64_t threads, pid_t *list, size_t n, size_t max)
 {
 	char path[96], buf[4096];
-	_cleanup_close_ int dfd = -1;
 
 	if (threads <= 1) {
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);

@@ -12,8 +12,8 @@
 #include "toolcell/error.h"
 #include "toolcell/record.h"
 
-#define TC_TOOL_UID 1000 /* the tool's uid and gid inside every sandbox */
-#define TC_TOOL_GID 1000
+#define TC_TOOL_UID 1000u /* the tool's uid and gid inside every sandbox */
+#define TC_TOOL_GID 1000u
 
 /* Where the tool's stdin comes from and where its stdout goes. */
 enum tc_io_mode {
