@@ -396,6 +396,16 @@ _Noreturn static void verb_run(struct ctx *c)
 	finish_relay(c, &res);
 }
 
+/* As host root the tool runs as an unprivileged host uid, which reads bound
+ * files by their "other" bits: say so before python3's bare EACCES does. */
+static void warn_unreadable(const char *path, const struct stat *st)
+{
+	if (geteuid() == 0 && !(st->st_mode & S_IROTH))
+		diag("warning: %s is not world-readable (mode %04o) and the sandbox runs the "
+		     "tool as an unprivileged uid, so python3 cannot open it; chmod o+r",
+		     path, (unsigned)(st->st_mode & 07777));
+}
+
 _Noreturn static void verb_python(struct ctx *c)
 {
 	struct tc_sandbox_spec spec = { .cfg = &c->cfg, .io = TC_IO_RELAY };
@@ -416,6 +426,7 @@ _Noreturn static void verb_python(struct ctx *c)
 		 * left for python3 to report as it would */
 		if (stat(script, &st) == 0 && S_ISREG(st.st_mode)) {
 			have_script = true;
+			warn_unreadable(script, &st);
 			if (c->cli.script_dir) {
 				snprintf(dir, sizeof(dir), "%s", script);
 				spec.extra_binds[0] = (struct tc_bind){ dirname(dir), NULL, false };
@@ -531,6 +542,14 @@ _Noreturn static void verb_call(struct ctx *c)
 	if (!realpath(c->cli.argv[0], tool) || stat(tool, &st) < 0 || !S_ISREG(st.st_mode)) {
 		tc_error_errno(&e, "request", errno ? errno : EINVAL, "cannot use the tool %s",
 			       c->cli.argv[0]);
+		call_refused(c, &e);
+	}
+	if (geteuid() == 0 && !(st.st_mode & S_IROTH)) {
+		tc_error_set(
+			&e, "request", EACCES,
+			"the tool %s is not world-readable (mode %04o), and the sandbox runs it "
+			"as an unprivileged uid; make it readable (chmod o+r)",
+			tool, (unsigned)(st.st_mode & 07777));
 		call_refused(c, &e);
 	}
 	fill_provenance(c, tool);

@@ -287,3 +287,19 @@ print(os.getcwd()); open('out.txt', 'w').write('made inside')
 	[ "$status" -eq 125 ]
 	[[ "$output" == *"refusing to bind /"* ]]
 }
+
+@test "a script only its owner can read: named as root, readable as its unprivileged owner" {
+	echo 'print("ran")' >"$T/own.py"
+	chmod 600 "$T/own.py"
+	run "$TOOLCELL" python "$T/own.py"
+	if [ -n "${TC_UNPRIVILEGED:-}" ]; then
+		# the tool runs as the caller, who owns the file
+		[ "$status" -eq 0 ]
+		[ "$output" = "ran" ]
+	else
+		# as root the tool is an unprivileged host uid: toolcell says why
+		[ "$status" -eq 2 ]
+		[[ "${lines[0]}" == "toolcell: warning: $T/own.py is not world-readable (mode 0600)"* ]]
+		[[ "$output" == *"[Errno 13] Permission denied"* ]]
+	fi
+}
