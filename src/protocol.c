@@ -842,8 +842,6 @@ char *tc_envelope_to_json(const struct tc_outcome *o, const struct tc_response *
 	_cleanup_scan_ struct json_scan s = { 0 };
 	const char *data = NULL;
 	bool failed = false;
-	char *text, *out;
-	size_t n;
 
 	if (!toolcell_type && !resp) {
 		toolcell_type = "SandboxError";
@@ -882,15 +880,5 @@ char *tc_envelope_to_json(const struct tc_outcome *o, const struct tc_response *
 	if (failed)
 		return NULL;
 
-	text = cJSON_PrintUnformatted(env);
-	if (!text)
-		return NULL;
-	n = strlen(text);
-	out = malloc(n + 2);
-	if (out) {
-		memcpy(out, text, n);
-		memcpy(out + n, "\n", 2);
-	}
-	cJSON_free(text);
-	return out;
+	return tc_json_document(env, false);
 }

@@ -385,24 +385,12 @@ static void add_error(bool *failed, cJSON *r, const struct tc_outcome *o)
 	    errno_name ? cJSON_CreateString(errno_name) : cJSON_CreateNull());
 }
 
-char *tc_record_to_json(const struct tc_outcome *o)
+char *tc_json_document(const cJSON *doc, bool pretty)
 {
-	cJSON *r = cJSON_CreateObject();
-	bool failed = !r;
-	char *text, *out = NULL;
+	char *text = pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
 	size_t n;
+	char *out;
 
-	add_outcome(&failed, r, o);
-	add_measures(&failed, r, o);
-	add_syscalls(&failed, r, o);
-	add_limits(&failed, r, o);
-	add_isolation(&failed, r, o);
-	add_provenance(&failed, r, o);
-	add_error(&failed, r, o);
-	put(&failed, r, "toolcell_version", cJSON_CreateString(TOOLCELL_VERSION));
-
-	text = failed ? NULL : cJSON_Print(r);
-	cJSON_Delete(r);
 	if (!text)
 		return NULL;
 	n = strlen(text);
@@ -413,4 +401,24 @@ char *tc_record_to_json(const struct tc_outcome *o)
 	}
 	cJSON_free(text);
 	return out;
+}
+
+char *tc_record_to_json(const struct tc_outcome *o)
+{
+	cJSON *r = cJSON_CreateObject();
+	bool failed = !r;
+	char *text;
+
+	add_outcome(&failed, r, o);
+	add_measures(&failed, r, o);
+	add_syscalls(&failed, r, o);
+	add_limits(&failed, r, o);
+	add_isolation(&failed, r, o);
+	add_provenance(&failed, r, o);
+	add_error(&failed, r, o);
+	put(&failed, r, "toolcell_version", cJSON_CreateString(TOOLCELL_VERSION));
+
+	text = failed ? NULL : tc_json_document(r, true);
+	cJSON_Delete(r);
+	return text;
 }

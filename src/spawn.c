@@ -39,6 +39,7 @@ struct run {
 	int sig_fd, pidfd;
 	pid_t pid;
 	pid_t net_helper; /* makes the network namespace meanwhile (net.h) */
+	int helper_pidfd;
 	sigset_t old_mask;
 	bool mask_changed;
 	uint64_t t_start, t_prepared, t_cloned, t_mapped;
@@ -53,9 +54,12 @@ static void close_pair(int p[2])
 
 static void run_release(struct run *r)
 {
-	if (r->net_helper > 0) {
-		kill(r->net_helper, SIGKILL); /* long done, unless we failed early */
-		waitpid(r->net_helper, NULL, 0);
+	if (r->helper_pidfd >= 0) {
+		/* long done unless we failed early; the supervisor reaped it
+		 * already when it closed the pidfd */
+		pidfd_send_signal(r->helper_pidfd, SIGKILL, NULL, 0);
+		waitid(P_PIDFD, (id_t)r->helper_pidfd, NULL, WEXITED);
+		close(r->helper_pidfd);
 	}
 	close_pair(r->in);
 	close_pair(r->out);
@@ -391,7 +395,8 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 			 .err = { -1, -1 },
 			 .sync = { -1, -1 },
 			 .sig_fd = -1,
-			 .pidfd = -1 };
+			 .pidfd = -1,
+			 .helper_pidfd = -1 };
 	struct tc_supervisor *s = NULL;
 	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
 	struct rusage ru = { 0 };
@@ -410,7 +415,16 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	r.t_cloned = tc_now_ns();
 	/* the network namespace is made beside the child's mounts, not before */
 	r.net_helper = tc_net_helper_start(r.pid, r.sync[0], err);
-	ret = r.net_helper < 0 ? r.net_helper : tc_userns_setup_from_parent(&r.ids, r.pid, err);
+	if (r.net_helper > 0) {
+		r.helper_pidfd = pidfd_open(r.net_helper, 0);
+		if (r.helper_pidfd < 0) {
+			kill(r.net_helper, SIGKILL);
+			waitpid(r.net_helper, NULL, 0);
+		}
+	}
+	ret = r.net_helper < 0	   ? r.net_helper
+	      : r.helper_pidfd < 0 ? tc_error_errno(err, "net", errno, "cannot open a pidfd")
+				   : tc_userns_setup_from_parent(&r.ids, r.pid, err);
 	if (ret >= 0 && tc_msg_send(r.sync[0], &maps, -1) < 0)
 		ret = tc_error_errno(err, "spawn", EPIPE, "the sandbox died while starting");
 	if (ret < 0) {
@@ -433,12 +447,18 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	s->pidfd = r.pidfd;
 	s->sync_fd = TAKE_FD(r.sync[0]);
 	s->sig_fd = r.sig_fd;
+	s->helper_pidfd = TAKE_FD(r.helper_pidfd);
 	s->start_ns = r.t_cloned;
 	s->wall_ms = spec->cfg->limit[TC_LIMIT_WALL];
 	s->memory_max = spec->cfg->limit[TC_LIMIT_MEMORY];
 	s->tasks_max = spec->cfg->limit[TC_LIMIT_PIDS];
 	s->sample_ms = TC_SAMPLE_MS;
 	tc_supervise(s);
+	if (s->helper_pidfd >= 0) { /* the sandbox ended before the helper did */
+		pidfd_send_signal(s->helper_pidfd, SIGKILL, NULL, 0);
+		waitid(P_PIDFD, (id_t)s->helper_pidfd, &si, WEXITED);
+		close(s->helper_pidfd);
+	}
 	if (s->in.dst >= 0)
 		close(s->in.dst);
 	if (s->sync_fd >= 0)

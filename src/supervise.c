@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/pidfd.h>
 #include <sys/signalfd.h>
+#include <sys/wait.h>
 
 #include "toolcell/child.h"
 #include "toolcell/supervise.h"
@@ -73,45 +74,42 @@ static int stat_of(pid_t pid, uint64_t *rss, uint64_t *threads)
 	return -EINVAL;
 }
 
-/* append the children of every task of pid to list */
-static size_t children_of(pid_t pid, uint64_t threads, pid_t *list, size_t n, size_t max)
+/* append the children of one task (pid's thread tid) to list */
+static size_t children_of_task(pid_t pid, long tid, pid_t *list, size_t n, size_t max)
 {
 	char path[96], buf[4096];
 
-	if (threads <= 1) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
-		if (read_small(path, buf, sizeof(buf)) > 0)
-			for (char *p = buf, *end; *p && n < max; p = end) {
-				long c = strtol(p, &end, 10);
-				if (end == p)
-					break;
-				list[n++] = (pid_t)c;
-			}
-		return n;
-	}
+	snprintf(path, sizeof(path), "/proc/%d/task/%ld/children", pid, tid);
+	if (read_small(path, buf, sizeof(buf)) > 0)
+		for (char *p = buf, *end; *p && n < max; p = end) {
+			long c = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			list[n++] = (pid_t)c;
+		}
+	return n;
+}
+
+/* append the children of every task of pid to list */
+static size_t children_of(pid_t pid, uint64_t threads, pid_t *list, size_t n, size_t max)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	if (threads <= 1)
+		return children_of_task(pid, pid, list, n, max);
 	/* several threads: each may have forked */
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	{
-		DIR *d = opendir(path);
-		struct dirent *de;
-
-		if (!d)
-			return n;
-		while ((de = readdir(d)) && n < max) {
-			long tid = strtol(de->d_name, NULL, 10);
-			if (tid <= 0)
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%ld/children", pid, tid);
-			if (read_small(path, buf, sizeof(buf)) > 0)
-				for (char *p = buf, *end; *p && n < max; p = end) {
-					long c = strtol(p, &end, 10);
-					if (end == p)
-						break;
-					list[n++] = (pid_t)c;
-				}
-		}
-		closedir(d);
+	d = opendir(path);
+	if (!d)
+		return n;
+	while ((de = readdir(d)) && n < max) {
+		long tid = strtol(de->d_name, NULL, 10);
+		if (tid > 0)
+			n = children_of_task(pid, tid, list, n, max);
 	}
+	closedir(d);
 	return n;
 }
 
@@ -242,16 +240,17 @@ static void sample(struct tc_supervisor *s)
 }
 
 enum {
-	P_SYNC,
-	P_PIDFD,
-	P_SIG,
-	P_IN_SRC,
-	P_IN_DST,
-	P_OUT_SRC,
-	P_OUT_DST,
-	P_ERR_SRC,
-	P_ERR_DST,
-	P__N
+	SLOT_SYNC,
+	SLOT_PIDFD,
+	SLOT_HELPER,
+	SLOT_SIG,
+	SLOT_IN_SRC,
+	SLOT_IN_DST,
+	SLOT_OUT_SRC,
+	SLOT_OUT_DST,
+	SLOT_ERR_SRC,
+	SLOT_ERR_DST,
+	SLOT__N
 };
 
 static void add(struct pollfd *p, int slot, int fd, short ev)
@@ -281,7 +280,7 @@ int tc_supervise(struct tc_supervisor *s)
 {
 	uint64_t deadline = s->start_ns + s->wall_ms * 1000000ull;
 	uint64_t next_sample = s->start_ns + s->sample_ms * 1000000ull;
-	struct pollfd p[P__N];
+	struct pollfd p[SLOT__N];
 
 	for (;;) {
 		uint64_t now = tc_now_ns(), until;
@@ -317,17 +316,18 @@ int tc_supervise(struct tc_supervisor *s)
 		}
 		timeout_ms = until > now ? (int)((until - now + 999999) / 1000000) : 0;
 
-		add(p, P_SYNC, s->sync_fd, POLLIN);
-		add(p, P_PIDFD, s->init_exited ? -1 : s->pidfd, POLLIN);
-		add(p, P_SIG, s->sig_fd, POLLIN);
-		add(p, P_IN_SRC, s->init_exited ? -1 : s->in.src,
+		add(p, SLOT_SYNC, s->sync_fd, POLLIN);
+		add(p, SLOT_PIDFD, s->init_exited ? -1 : s->pidfd, POLLIN);
+		add(p, SLOT_HELPER, s->helper_pidfd, POLLIN);
+		add(p, SLOT_SIG, s->sig_fd, POLLIN);
+		add(p, SLOT_IN_SRC, s->init_exited ? -1 : s->in.src,
 		    tc_stream_want_read(&s->in) ? POLLIN : 0);
-		add(p, P_IN_DST, s->in.dst, tc_stream_want_write(&s->in) ? POLLOUT : 0);
-		add(p, P_OUT_SRC, s->out.src, tc_stream_want_read(&s->out) ? POLLIN : 0);
-		add(p, P_OUT_DST, s->out.dst, tc_stream_want_write(&s->out) ? POLLOUT : 0);
-		add(p, P_ERR_SRC, s->err.src, tc_stream_want_read(&s->err) ? POLLIN : 0);
-		add(p, P_ERR_DST, s->err.dst, tc_stream_want_write(&s->err) ? POLLOUT : 0);
-		if (poll(p, P__N, timeout_ms) < 0) {
+		add(p, SLOT_IN_DST, s->in.dst, tc_stream_want_write(&s->in) ? POLLOUT : 0);
+		add(p, SLOT_OUT_SRC, s->out.src, tc_stream_want_read(&s->out) ? POLLIN : 0);
+		add(p, SLOT_OUT_DST, s->out.dst, tc_stream_want_write(&s->out) ? POLLOUT : 0);
+		add(p, SLOT_ERR_SRC, s->err.src, tc_stream_want_read(&s->err) ? POLLIN : 0);
+		add(p, SLOT_ERR_DST, s->err.dst, tc_stream_want_write(&s->err) ? POLLOUT : 0);
+		if (poll(p, SLOT__N, timeout_ms) < 0) {
 			if (errno == EINTR)
 				continue;
 			tc_error_errno(&s->setup_err, "supervise", errno, "poll failed");
@@ -335,14 +335,21 @@ int tc_supervise(struct tc_supervisor *s)
 			return -errno;
 		}
 		/* output first: a tool that wrote and exited keeps its bytes */
-		stream_io(&s->out, &p[P_OUT_SRC], &p[P_OUT_DST]);
-		stream_io(&s->err, &p[P_ERR_SRC], &p[P_ERR_DST]);
-		stream_io(&s->in, &p[P_IN_SRC], &p[P_IN_DST]);
-		if (p[P_SYNC].revents)
+		stream_io(&s->out, &p[SLOT_OUT_SRC], &p[SLOT_OUT_DST]);
+		stream_io(&s->err, &p[SLOT_ERR_SRC], &p[SLOT_ERR_DST]);
+		stream_io(&s->in, &p[SLOT_IN_SRC], &p[SLOT_IN_DST]);
+		if (p[SLOT_HELPER].revents) {
+			siginfo_t si;
+
+			waitid(P_PIDFD, (id_t)s->helper_pidfd, &si, WEXITED);
+			close(s->helper_pidfd);
+			s->helper_pidfd = -1;
+		}
+		if (p[SLOT_SYNC].revents)
 			on_sync(s);
-		if (p[P_SIG].revents)
+		if (p[SLOT_SIG].revents)
 			on_signal(s);
-		if (p[P_PIDFD].revents) {
+		if (p[SLOT_PIDFD].revents) {
 			/* read what the init sent before it died */
 			while (s->sync_fd >= 0) {
 				struct pollfd q = { .fd = s->sync_fd, .events = POLLIN };

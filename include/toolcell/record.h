@@ -97,6 +97,13 @@ void tc_outcome_init(struct tc_outcome *o);
  * frees), or NULL on allocation failure. */
 char *tc_record_to_json(const struct tc_outcome *o);
 
+struct cJSON;
+
+/* doc printed (pretty: indented) with a trailing newline, in a heap string
+ * the caller frees; NULL on allocation failure. For the record and the
+ * envelope alike. */
+char *tc_json_document(const struct cJSON *doc, bool pretty);
+
 /* Lower-case hex of a 32-byte digest into out[65]. */
 void tc_hex_sha256(const unsigned char digest[32], char out[65]);
 

@@ -35,6 +35,9 @@ struct tc_supervisor {
 	int pidfd;
 	int sync_fd;
 	int sig_fd; /* signalfd for SIGTERM, SIGINT, SIGHUP */
+	/* the network helper (net.h), reaped the moment it ends: as a zombie
+	 * it would hold one of the tool's RLIMIT_NPROC slots */
+	int helper_pidfd;
 	uint64_t start_ns, wall_ms;
 	uint64_t memory_max, tasks_max;
 	uint64_t sample_ms; /* between samples of memory and tasks */
