@@ -337,6 +337,7 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 	o->namespaces = TC_NS_USER | TC_NS_MOUNT | TC_NS_PID | TC_NS_NET | TC_NS_IPC | TC_NS_UTS |
 			TC_NS_CGROUP;
 	o->no_new_privs = true;
+	o->landlock = "not applied (this version)";
 	o->cap_eff = 0;
 	o->host_uid = r->ids.tool_host_uid;
 	o->host_gid = r->ids.tool_host_gid;
