@@ -11,7 +11,8 @@ bats_require_minimum_version 1.5.0
 setup_file() {
 	local repo
 	repo="${TC_SOURCE:-$(cd "$BATS_TEST_DIRNAME/../.." && pwd)}"
-	export ROOTFS="${TC_BUILD:-$repo/build}/rootfs"
+	export ROOTFS
+	ROOTFS=$(readlink -f "${TC_BUILD:-$repo/build}/rootfs") # the ASan build links it
 	export HARNESS="$ROOTFS/usr/lib/toolcell/harness.py"
 	export INDEX="$ROOTFS/usr/lib/toolcell/manifest.txt"
 	if [ ! -f "$INDEX" ]; then
