@@ -248,6 +248,43 @@ static void fill_provenance(struct ctx *c, const char *tool_host_path)
 
 /* ---- working directory and binds for run / python ---- */
 
+/* given as an absolute path with ".", ".." and "//" folded away by text
+ * alone, symlinks left in place: the bind refuses any, so a tool cannot aim
+ * a later run's script or tool at another file by planting one. */
+static bool absolute_path(const char *given, char out[PATH_MAX])
+{
+	char buf[2 * PATH_MAX], *save = NULL, *tok;
+	size_t n = 0;
+
+	if (given[0] == '/')
+		snprintf(buf, sizeof(buf), "%s", given);
+	else if (getcwd(buf, PATH_MAX))
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "/%s", given);
+	else
+		return false;
+	out[0] = '\0';
+	for (tok = strtok_r(buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			while (n > 0 && out[n - 1] != '/')
+				n--;
+			if (n > 0)
+				n--; /* the slash */
+			out[n] = '\0';
+			continue;
+		}
+		if (n + 1 + strlen(tok) >= PATH_MAX)
+			return false;
+		out[n++] = '/';
+		strcpy(out + n, tok);
+		n += strlen(tok);
+	}
+	if (n == 0)
+		strcpy(out, "/");
+	return true;
+}
+
 /* The inside path of host path p when a bind covers it, else NULL. */
 static char *inside_of(const struct tc_config *cfg, const struct tc_bind *extra, size_t n_extra,
 		       const char *p)
@@ -419,7 +456,7 @@ _Noreturn static void verb_python(struct ctx *c)
 	if (!argv)
 		exit(EXIT_TOOLCELL);
 	init_ctx(c);
-	if (c->cli.script_index >= 0 && realpath(c->cli.argv[c->cli.script_index], script)) {
+	if (c->cli.script_index >= 0 && absolute_path(c->cli.argv[c->cli.script_index], script)) {
 		struct stat st;
 
 		/* only a readable regular file is bound; anything else is
@@ -539,9 +576,14 @@ _Noreturn static void verb_call(struct ctx *c)
 
 	init_ctx(c);
 	fill_provenance(c, NULL);
-	if (!realpath(c->cli.argv[0], tool) || stat(tool, &st) < 0 || !S_ISREG(st.st_mode)) {
-		tc_error_errno(&e, "request", errno ? errno : EINVAL, "cannot use the tool %s",
-			       c->cli.argv[0]);
+	if (!absolute_path(c->cli.argv[0], tool) || lstat(tool, &st) < 0) {
+		tc_error_errno(&e, "request", errno, "cannot use the tool %s", c->cli.argv[0]);
+		call_refused(c, &e);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		tc_error_set(&e, "request", EINVAL,
+			     "cannot use the tool %s: it is not a regular file%s", tool,
+			     S_ISLNK(st.st_mode) ? " but a symbolic link; name the real file" : "");
 		call_refused(c, &e);
 	}
 	if (geteuid() == 0 && !(st.st_mode & S_IROTH)) {

@@ -365,15 +365,24 @@ int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *e
 		*ret_is_dir = S_ISDIR(st.st_mode);
 		return 0;
 	}
+	if (S_ISLNK(st.st_mode)) {
+		char target[PATH_MAX];
+
+		if (!realpath(path, target))
+			snprintf(target, sizeof(target), "nowhere");
+		return tc_error_set(err, "mount", ELOOP,
+				    "refusing to bind %s: it is a symbolic link (to %s); name the "
+				    "real path if that is meant",
+				    path, target);
+	}
 	return tc_error_set(err, "mount", EPERM,
 			    "refusing to bind %s: only directories and regular files may be bound "
 			    "(it is a %s)",
 			    path,
-			    S_ISSOCK(st.st_mode)   ? "socket"
-			    : S_ISCHR(st.st_mode)  ? "character device"
-			    : S_ISBLK(st.st_mode)  ? "block device"
-			    : S_ISFIFO(st.st_mode) ? "FIFO"
-						   : "symbolic link");
+			    S_ISSOCK(st.st_mode)  ? "socket"
+			    : S_ISCHR(st.st_mode) ? "character device"
+			    : S_ISBLK(st.st_mode) ? "block device"
+						  : "FIFO");
 }
 
 static bool is_own_dev_node(const struct tc_mount_op *op)
@@ -386,10 +395,14 @@ int tc_mount_prepare(struct tc_mount_plan *plan, struct tc_error *err)
 {
 	for (size_t i = 0; i < plan->n; i++) {
 		struct tc_mount_op *op = &plan->ops[i];
+		struct open_how how = {
+			.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
+			.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		};
 		char resolved[PATH_MAX];
 		struct stat st;
 		bool is_dir;
-		int r;
+		int r, fd;
 
 		if (op->step != TC_MS_BIND)
 			continue;
@@ -409,23 +422,33 @@ int tc_mount_prepare(struct tc_mount_plan *plan, struct tc_error *err)
 						    op->source);
 			continue;
 		}
-		if (!realpath(op->source, resolved)) {
-			if (errno == ENOENT && op->optional) {
-				op->missing = true;
-				continue;
-			}
-			return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
+		/* No symlink anywhere in the path: a tool that can write where a
+		 * later run's bind points must not be able to aim that bind at
+		 * another host path. The fd is only for the check; the child
+		 * opens the path again the same way and compares. */
+		fd = (int)syscall(SYS_openat2, AT_FDCWD, op->source, &how, sizeof(how));
+		if (fd < 0 && errno == ENOENT && op->optional) {
+			op->missing = true;
+			continue;
 		}
-		r = tc_mount_check_source(resolved, &is_dir, err);
+		if (fd < 0 && errno == ELOOP) {
+			if (!realpath(op->source, resolved))
+				snprintf(resolved, sizeof(resolved), "nowhere");
+			return tc_error_set(
+				err, "mount", ELOOP,
+				"refusing to bind %s: its path has a symbolic link in it "
+				"(it leads to %s); name the real path if that is meant",
+				op->source, resolved);
+		}
+		if (fd < 0)
+			return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
+		r = fstat(fd, &st) < 0 ? -errno : 0;
+		close(fd);
+		if (r < 0)
+			return tc_error_errno(err, "mount", -r, "cannot bind %s", op->source);
+		r = tc_mount_check_source(op->source, &is_dir, err);
 		if (r < 0)
 			return r;
-		if (strcmp(resolved, op->source) != 0) {
-			char *s = strdup(resolved);
-			if (!s)
-				return tc_error_errno(err, "mount", ENOMEM, "cannot plan binds");
-			free(op->source);
-			op->source = s;
-		}
 		if (is_dir != op->is_dir) {
 			/* the mount point was planned as a directory before we
 			 * could stat the source: make it a file instead */
@@ -447,8 +470,6 @@ int tc_mount_prepare(struct tc_mount_plan *plan, struct tc_error *err)
 			mp->step = is_dir ? TC_MS_MKDIR : TC_MS_MKFILE;
 			op->is_dir = is_dir;
 		}
-		if (lstat(op->source, &st) < 0)
-			return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
 		op->dev = st.st_dev;
 		op->ino = st.st_ino;
 	}

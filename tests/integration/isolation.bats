@@ -285,7 +285,30 @@ print(os.getcwd()); open('out.txt', 'w').write('made inside')
 	ln -s / "$T/evil"
 	run "$TOOLCELL" python --ro-bind "$T/evil:/data" -c "print('ran')"
 	[ "$status" -eq 125 ]
-	[[ "$output" == *"refusing to bind /"* ]]
+	[ "$output" = "toolcell: refusing to bind $T/evil: it is a symbolic link (to /); name the real path if that is meant" ]
+}
+
+@test "a tool cannot aim a later run's bind elsewhere by planting a symlink in its workspace" {
+	mkdir -p "$T/ws/job" "$T/victim" && chmod -R 777 "$T/ws" && echo secret >"$T/victim/key"
+	chmod 755 "$T/victim" && chmod 644 "$T/victim/key"
+	# run 1: the tool swaps the job folder for a link to another host folder
+	run "$TOOLCELL" python --workspace "$T/ws" -c "
+import os
+os.rmdir('/workspace/job'); os.symlink('$T/victim', '/workspace/job'); print('planted')"
+	[ "$output" = "planted" ]
+	[ -L "$T/ws/job" ]
+	# run 2: a caller binds the job folder; toolcell refuses to follow the link
+	run "$TOOLCELL" python --workspace "$T/ws/job" -c "print(open('/workspace/key').read())"
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: refusing to bind $T/ws/job: it is a symbolic link (to $T/victim); name the real path if that is meant" ]
+	run "$TOOLCELL" python --ro-bind "$T/ws/job/key:/data/key" -c "print(open('/data/key').read())"
+	[ "$status" -eq 125 ]
+	[[ "$output" == "toolcell: refusing to bind $T/ws/job/key: its path has a symbolic link in it (it leads to $T/victim/key)"* ]]
+	# and a script or call tool behind such a link is refused too
+	echo 'print("ran")' >"$T/victim/s.py" && chmod 644 "$T/victim/s.py"
+	run "$TOOLCELL" python "$T/ws/job/s.py"
+	[ "$status" -eq 125 ]
+	[[ "$output" == "toolcell: refusing to bind $T/ws/job/s.py: its path has a symbolic link in it"* ]]
 }
 
 @test "a script only its owner can read: named as root, readable as its unprivileged owner" {
