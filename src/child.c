@@ -210,7 +210,8 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	for (int i = 0; i < 3; i++)
-		if (dup2(a->stdio[i], i) < 0) {
+		/* dup2 onto itself would keep close-on-exec */
+		if ((a->stdio[i] == i ? fcntl(i, F_SETFD, 0) : dup2(a->stdio[i], i)) < 0) {
 			tc_error_errno(&e, "exec", errno, "cannot set up the tool's stdio");
 			fail(a->sync_fd, &e);
 		}

@@ -167,18 +167,99 @@ static void load_config(struct ctx *c)
 			 c->policy_path);
 }
 
+/* given as an absolute path with ".", ".." and "//" folded away by text
+ * alone, symlinks left in place: the bind refuses any, so a tool cannot aim
+ * a later run's script or tool at another file by planting one. */
+static bool absolute_path(const char *given, char out[PATH_MAX])
+{
+	char buf[2 * PATH_MAX], *save = NULL, *tok;
+	size_t n = 0;
+
+	if (given[0] == '/')
+		snprintf(buf, sizeof(buf), "%s", given);
+	else if (getcwd(buf, PATH_MAX))
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "/%s", given);
+	else
+		return false;
+	out[0] = '\0';
+	for (tok = strtok_r(buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			while (n > 0 && out[n - 1] != '/')
+				n--;
+			if (n > 0)
+				n--; /* the slash */
+			out[n] = '\0';
+			continue;
+		}
+		if (n + 1 + strlen(tok) >= PATH_MAX)
+			return false;
+		out[n++] = '/';
+		strcpy(out + n, tok);
+		n += strlen(tok);
+	}
+	if (n == 0)
+		strcpy(out, "/");
+	return true;
+}
+
 /* ---- the result record ---- */
+
+/* A record the tool could replace (unlink it and write its own) would lie:
+ * refuse a result file in the workspace or a writable bind. */
+static void check_result_place(const struct ctx *c, const char *path)
+{
+	char abs[PATH_MAX], dir[PATH_MAX], host[PATH_MAX];
+	const char *writable[TC_MAX_BINDS + 1];
+	size_t n = 0;
+
+	if (!absolute_path(path, abs))
+		die_with("cli", ENAMETOOLONG, "cannot use the result file %s", path);
+	snprintf(dir, sizeof(dir), "%s", abs);
+	if (!realpath(dirname(dir), dir))
+		die_with("cli", errno, "cannot use the result file %s: %s", path, strerror(errno));
+	if (c->cfg.workspace)
+		writable[n++] = c->cfg.workspace;
+	for (size_t i = 0; i < c->cfg.n_binds; i++)
+		if (c->cfg.binds[i].writable)
+			writable[n++] = c->cfg.binds[i].host;
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+
+		if (!realpath(writable[i], host))
+			continue; /* the bind itself will fail with its own message */
+		len = strlen(host);
+		if (!strncmp(dir, host, len) && (dir[len] == '\0' || dir[len] == '/' || len == 1))
+			die_with("cli", EPERM,
+				 "refusing the result file %s: it lies in %s, which the tool can "
+				 "write, so the tool could replace the record; put it elsewhere",
+				 path, writable[i]);
+	}
+}
 
 static void open_result(struct ctx *c)
 {
+	struct stat st;
+
 	c->result_fd = -1;
 	if (c->cli.result_path) {
-		/* opened before the sandbox exists, never through a symlink */
+		check_result_place(c, c->cli.result_path);
+		/* opened before the sandbox exists, never through a symlink,
+		 * never blocking (a FIFO left there would hang us) */
 		c->result_fd = open(
 			c->cli.result_path,
-			O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+			O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
 		if (c->result_fd < 0)
 			die_with("cli", errno, "cannot open the result file %s: %s",
+				 c->cli.result_path, strerror(errno));
+		if (fstat(c->result_fd, &st) < 0 || !S_ISREG(st.st_mode))
+			die_with("cli", EINVAL,
+				 "the result file %s is not a regular file; use --result-fd for a "
+				 "pipe or a terminal",
+				 c->cli.result_path);
+		if (ftruncate(c->result_fd, 0) < 0)
+			die_with("cli", errno, "cannot truncate the result file %s: %s",
 				 c->cli.result_path, strerror(errno));
 	} else if (c->cli.result_fd >= 0) {
 		if (fcntl(c->cli.result_fd, F_SETFD, FD_CLOEXEC) < 0)
@@ -247,43 +328,6 @@ static void fill_provenance(struct ctx *c, const char *tool_host_path)
 }
 
 /* ---- working directory and binds for run / python ---- */
-
-/* given as an absolute path with ".", ".." and "//" folded away by text
- * alone, symlinks left in place: the bind refuses any, so a tool cannot aim
- * a later run's script or tool at another file by planting one. */
-static bool absolute_path(const char *given, char out[PATH_MAX])
-{
-	char buf[2 * PATH_MAX], *save = NULL, *tok;
-	size_t n = 0;
-
-	if (given[0] == '/')
-		snprintf(buf, sizeof(buf), "%s", given);
-	else if (getcwd(buf, PATH_MAX))
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "/%s", given);
-	else
-		return false;
-	out[0] = '\0';
-	for (tok = strtok_r(buf, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(tok, "."))
-			continue;
-		if (!strcmp(tok, "..")) {
-			while (n > 0 && out[n - 1] != '/')
-				n--;
-			if (n > 0)
-				n--; /* the slash */
-			out[n] = '\0';
-			continue;
-		}
-		if (n + 1 + strlen(tok) >= PATH_MAX)
-			return false;
-		out[n++] = '/';
-		strcpy(out + n, tok);
-		n += strlen(tok);
-	}
-	if (n == 0)
-		strcpy(out, "/");
-	return true;
-}
 
 /* The inside path of host path p when a bind covers it, else NULL. */
 static char *inside_of(const struct tc_config *cfg, const struct tc_bind *extra, size_t n_extra,
@@ -706,6 +750,12 @@ int main(int argc, char **argv)
 
 	/* a closed reader of ours must not kill us before the record */
 	signal(SIGPIPE, SIG_IGN);
+	/* started with 0, 1 or 2 closed, the next open (a pipe, the record)
+	 * would take its place and the tool's output would land there */
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			return EXIT_TOOLCELL;
 	find_exe_dir();
 	if (tc_cli_parse(argc, argv, environ, &c.cli, &e) < 0) {
 		call_mode = c.cli.verb == TC_VERB_CALL;

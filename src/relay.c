@@ -4,7 +4,9 @@
  * change them for whoever shares them). */
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include "toolcell/relay.h"
@@ -15,22 +17,50 @@ int tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint
 	struct stat st;
 
 	memset(s, 0, sizeof(*s));
+	s->own_dst = -1;
 	s->buf = malloc(TC_RELAY_BUF);
 	if (!s->buf)
 		return -ENOMEM;
 	s->src = src;
 	s->dst = dst;
-	s->dst_is_ours = dst_is_ours;
 	s->cap = cap;
 	s->dst_chunk = TC_RELAY_BUF;
-	if (dst >= 0 && dst_is_ours) {
+	if (dst < 0)
+		return 0;
+	if (dst_is_ours) {
 		fcntl(dst, F_SETFL, fcntl(dst, F_GETFL) | O_NONBLOCK);
-	} else if (dst >= 0 && (fstat(dst, &st) < 0 || !S_ISREG(st.st_mode))) {
-		/* a pipe, socket or terminal of the caller's: POLLOUT promises
-		 * room for PIPE_BUF bytes, no more */
-		s->dst_chunk = PIPE_BUF;
+		return 0;
+	}
+	if (fstat(dst, &st) < 0 || S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
+		return 0; /* a file never makes us wait */
+	if (S_ISSOCK(st.st_mode)) {
+		s->dst_socket = true;
+		return 0;
+	}
+	/* a pipe, FIFO or terminal: our own non-blocking description of it */
+	{
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", dst);
+		s->own_dst = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		if (s->own_dst >= 0)
+			s->dst = s->own_dst;
+		else
+			s->dst_chunk = PIPE_BUF; /* POLLOUT promises this much room */
 	}
 	return 0;
+}
+
+void tc_stream_cut(struct tc_stream *s)
+{
+	if (!s->src_eof || s->start != s->end)
+		s->dropped = true;
+	if (s->src >= 0 && s->own_src) {
+		close(s->src);
+		s->src = -1;
+	}
+	s->src_eof = true;
+	s->start = s->end = 0;
 }
 
 bool tc_stream_want_read(const struct tc_stream *s)
@@ -140,11 +170,12 @@ int tc_stream_write(struct tc_stream *s)
 		return capture(s);
 	if (n > s->dst_chunk)
 		n = s->dst_chunk;
-	w = write(s->dst, s->buf + s->start, n);
+	w = s->dst_socket ? send(s->dst, s->buf + s->start, n, MSG_DONTWAIT | MSG_NOSIGNAL)
+			  : write(s->dst, s->buf + s->start, n);
 	if (w < 0) {
 		if (errno == EINTR || errno == EAGAIN)
 			return 0;
-		/* EPIPE and friends: nobody reads any more; drop the rest */
+		/* EPIPE and friends: nobody reads any more */
 		s->dst_gone = true;
 		return -errno;
 	}
@@ -162,6 +193,11 @@ bool tc_stream_done(const struct tc_stream *s)
 
 void tc_stream_release(struct tc_stream *s)
 {
+	if (s->own_src && s->src >= 0)
+		close(s->src);
+	s->src = -1;
+	tc_closep(&s->own_dst);
+	s->own_dst = -1;
 	free(s->buf);
 	s->buf = NULL;
 	free(s->mem);

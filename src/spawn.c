@@ -331,8 +331,8 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 	}
 	o->stdout_bytes = s->out.passed;
 	o->stderr_bytes = s->err.passed;
-	o->stdout_truncated = s->out.overflow || (s->out.dst_gone && !tc_stream_done(&s->out));
-	o->stderr_truncated = s->err.overflow;
+	o->stdout_truncated = s->out.overflow || s->out.dropped;
+	o->stderr_truncated = s->err.overflow || s->err.dropped;
 	fill_limits(spec->cfg, o);
 	o->namespaces = TC_NS_USER | TC_NS_MOUNT | TC_NS_PID | TC_NS_NET | TC_NS_IPC | TC_NS_UTS |
 			TC_NS_CGROUP;
@@ -375,16 +375,19 @@ static int start_streams(const struct tc_sandbox_spec *spec, struct run *r, stru
 		if (spec->stdin_len == 0)
 			s->in.src_eof = true;
 		if (ret >= 0)
-			ret = tc_stream_init(&s->out, r->out[0], -1, false, limit[TC_LIMIT_STDOUT]);
+			ret = tc_stream_init(&s->out, TAKE_FD(r->out[0]), -1, false,
+					     limit[TC_LIMIT_STDOUT]);
 	} else {
 		ret = tc_stream_init(&s->in, STDIN_FILENO, TAKE_FD(r->in[1]), true, UINT64_MAX);
 		if (ret >= 0)
-			ret = tc_stream_init(&s->out, r->out[0], STDOUT_FILENO, false,
+			ret = tc_stream_init(&s->out, TAKE_FD(r->out[0]), STDOUT_FILENO, false,
 					     limit[TC_LIMIT_STDOUT]);
 	}
 	if (ret >= 0)
-		ret = tc_stream_init(&s->err, r->err[0], STDERR_FILENO, false,
+		ret = tc_stream_init(&s->err, TAKE_FD(r->err[0]), STDERR_FILENO, false,
 				     limit[TC_LIMIT_STDERR]);
+	/* the tool's pipe ends are the streams' to close (tc_stream_cut) */
+	s->out.own_src = s->err.own_src = true;
 	return ret;
 }
 

@@ -293,6 +293,11 @@ int tc_supervise(struct tc_supervisor *s)
 			close(s->in.dst); /* the tool sees EOF */
 			s->in.dst = -1;
 		}
+		/* a reader of ours that went away: the tool gets EPIPE */
+		if (s->out.dst_gone && s->out.src >= 0)
+			tc_stream_cut(&s->out);
+		if (s->err.dst_gone && s->err.src >= 0)
+			tc_stream_cut(&s->err);
 		if (s->out.overflow || s->err.overflow)
 			kill_sandbox(s, TC_KILL_OUTPUT);
 		if (s->init_exited && tc_stream_done(&s->out) && tc_stream_done(&s->err))
@@ -309,8 +314,10 @@ int tc_supervise(struct tc_supervisor *s)
 			until = s->end_ns + TC_FLUSH_GRACE_MS * 1000000ull;
 			if (now >= until) {
 				/* the caller does not take the output: give up */
-				s->out.dst_gone = s->out.dst >= 0 || s->out.dst_gone;
-				s->err.dst_gone = s->err.dst >= 0 || s->err.dst_gone;
+				if (s->out.dst >= 0)
+					tc_stream_cut(&s->out);
+				if (s->err.dst >= 0)
+					tc_stream_cut(&s->err);
 				break;
 			}
 		}

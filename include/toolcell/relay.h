@@ -15,7 +15,9 @@
 struct tc_stream {
 	int src;	    /* fd to read, or -1 when the source is mem_in */
 	int dst;	    /* fd to write, or -1 to capture into mem */
-	bool dst_is_ours;   /* dst may be made non-blocking (our own pipe end) */
+	bool own_src;	    /* src is ours to close (the tool's pipe), not the caller's */
+	int own_dst;	    /* a private non-blocking reopening of the caller's dst, or -1 */
+	bool dst_socket;    /* dst is a socket: send(MSG_DONTWAIT) */
 	size_t dst_chunk;   /* largest write that cannot block after POLLOUT */
 	const char *mem_in; /* source bytes when src < 0 */
 	size_t mem_in_len;
@@ -25,15 +27,23 @@ struct tc_stream {
 	uint64_t cap;	   /* most bytes passed on; more is an overflow */
 	uint64_t passed;   /* bytes passed on (or captured) */
 	bool src_eof, dst_gone, overflow;
+	bool dropped;	/* bytes were lost because dst went away */
 	char tail[256]; /* the last bytes read, for diagnosis (a MemoryError line) */
 	size_t tail_len;
 	char *buf; /* TC_RELAY_BUF bytes, malloc'ed: only pages that data reaches are touched */
 };
 
-/* Set up a stream (0, or -ENOMEM). dst_is_ours: dst is our pipe end and may be O_NONBLOCK;
- * otherwise dst is the caller's and is written in PIPE_BUF chunks after
- * POLLOUT so a write never blocks the loop. */
+/* Set up a stream (0, or -ENOMEM). dst_is_ours: dst is our pipe end and may
+ * be O_NONBLOCK. Otherwise dst is the caller's and is never made
+ * non-blocking (that would change it for whoever shares it): a pipe, FIFO
+ * or terminal is reopened through /proc/self/fd as a private non-blocking
+ * description, a socket is written with MSG_DONTWAIT, a regular file as is.
+ * A write never blocks the loop. */
 int tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint64_t cap);
+
+/* The destination is gone (nobody reads): close the source, so the tool
+ * sees EPIPE as it would writing to the dead reader directly. */
+void tc_stream_cut(struct tc_stream *s);
 
 /* true when the source should be polled for input / dst for output. */
 bool tc_stream_want_read(const struct tc_stream *s);

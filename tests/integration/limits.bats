@@ -179,3 +179,23 @@ print(r['oom_kills'], r['unknown']['oom_kills'] != '')"
 	[ "${lines[0]}" = "cpu_time=rlimit cpus=none file_size=rlimit memory=rlimit open_files=rlimit pids=rlimit request_size=toolcell shm_size=toolcell stderr_size=toolcell stdout_size=toolcell timeout=toolcell tmp_inodes=toolcell tmp_size=toolcell" ]
 	[ "${lines[1]}" = "None True" ]
 }
+
+@test "a terminal nobody reads does not stop the time limit" {
+	run /usr/bin/python3 -I -c "
+import os, pty, subprocess, time
+master, slave = pty.openpty()
+t = time.monotonic()
+p = subprocess.run(['$TOOLCELL', 'python', '--timeout', '1', '-c', 'while True: print(\"x\" * 1000)'],
+                   stdout=slave, stderr=subprocess.DEVNULL, timeout=20)
+print(p.returncode, time.monotonic() - t < 5)"
+	[ "$status" -eq 0 ]
+	[ "$output" = "124 True" ]
+}
+
+@test "when the reader of stdout goes away the tool gets EPIPE at once, as bare python does" {
+	run bash -c "'$TOOLCELL' python --timeout 20 --result '$T/r.json' -c 'while True: print(\"x\" * 1000)' 2>/dev/null | head -c 10; echo \" \${PIPESTATUS[0]}\""
+	[ "$output" = "xxxxxxxxxx 1" ]
+	[ "$(key status)" = '"exit_nonzero"' ]
+	[ "$(key stdout_truncated)" = "true" ]
+	[ "$(key wall_ms)" -lt 5000 ]
+}
