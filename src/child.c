@@ -6,6 +6,7 @@
  * tool's raw wait status. */
 #include <fcntl.h>
 #include <linux/keyctl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -241,15 +242,21 @@ _Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigse
 	struct tc_error e = { 0 };
 	int sync_fd = a->sync_fd;
 
-	/* Hold nothing of the caller's: no fds but the sync socket, no
+	/* Hold nothing of the caller's: no fds but the sync socket and the uid
+	 * pool's lock (the pair of host uids stays ours while we live), no
 	 * environment, no request, no capabilities, not dumpable. */
-	if (sync_fd != 3) {
-		if (dup2(sync_fd, 3) < 0)
+	{
+		int sync_hi = fcntl(sync_fd, F_DUPFD, 10);
+		int lock_hi = a->ids->lock_fd >= 0 ? fcntl(a->ids->lock_fd, F_DUPFD, 10) : -1;
+
+		if (sync_hi < 0 || dup2(sync_hi, 3) < 0)
 			_exit(1);
 		sync_fd = 3;
+		if (lock_hi >= 0 && dup2(lock_hi, 4) < 0)
+			_exit(1);
+		close_range(0, 2, 0);
+		close_range(lock_hi >= 0 ? 5 : 4, ~0U, 0);
 	}
-	close_range(0, 2, 0);
-	close_range(4, ~0U, 0);
 	for (size_t i = 0; i < TC_ARRAY_SIZE(a->scrub); i++)
 		if (a->scrub[i])
 			explicit_bzero(a->scrub[i], a->scrub_len[i]);
@@ -265,9 +272,11 @@ _Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigse
 		if (sig < 0)
 			continue;
 		if (sig != SIGCHLD) {
-			/* forward what the parent sends; PID 1 of the
-			 * namespace is not a signal target for the tool */
-			kill(tool, sig);
+			/* forward what comes from outside (a sender in an
+			 * ancestor namespace shows as pid 0); a process of the
+			 * sandbox signalling its init gets nothing for it */
+			if (si.si_pid == 0)
+				kill(tool, sig);
 			continue;
 		}
 		for (;;) {
@@ -305,6 +314,13 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	 * parent died before this line, the next read of the sync socket
 	 * sees EOF and we leave. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	{
+		/* the parent may have died before the line above */
+		struct pollfd pf = { .fd = a->sync_fd, .events = POLLIN };
+
+		if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR)))
+			_exit(1);
+	}
 	stages.t[TC_STAGE_MAPPED] = tc_now_ns();
 	/* the host's OOM killer takes the sandbox first (children inherit) */
 	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);

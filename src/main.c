@@ -406,7 +406,9 @@ static void explain(const struct ctx *c)
 	if (quiet || !w)
 		return;
 	if (o->status == TC_STATUS_TIMEOUT)
-		diag("%s (%s)", w, o->signaled && o->signal == SIGXCPU ? "CPU time" : "wall clock");
+		diag("%s (%s)", w,
+		     o->signaled && (o->signal == SIGXCPU || o->status_inferred) ? "CPU time"
+										 : "wall clock");
 	else if (o->status == TC_STATUS_OUTPUT_LIMIT)
 		diag("%s (%s)", w, o->stdout_truncated ? "stdout" : "stderr");
 	else
@@ -487,62 +489,68 @@ static void warn_unreadable(const char *path, const struct stat *st)
 		     path, (unsigned)(st->st_mode & 07777));
 }
 
+/* How the tool file (a python script, a call tool) is seen inside: through
+ * a bind that already covers it, else bound read-only at its own path (or
+ * its folder's, with dir), checked like any bind. Fills *bind when a bind
+ * is needed and returns the path inside, or NULL after printing why not. */
+static char *show_tool_file(const struct ctx *c, char *abs, bool dir, struct tc_bind *bind,
+			    char dirbuf[PATH_MAX], struct tc_error *e)
+{
+	char why[128];
+	char *covered = inside_of(&c->cfg, NULL, 0, abs);
+	const char *host = abs;
+
+	if (covered)
+		return covered;
+	if (dir) {
+		snprintf(dirbuf, PATH_MAX, "%s", abs);
+		host = dirname(dirbuf);
+	}
+	if (tc_bind_path_check(host, true, why, sizeof(why)) < 0) {
+		tc_error_set(e, "request", EINVAL,
+			     "cannot show %s inside the sandbox: that path %s; copy it elsewhere "
+			     "or --ro-bind its folder",
+			     host, why);
+		return NULL;
+	}
+	*bind = (struct tc_bind){ (char *)host, (char *)host, false };
+	return strdup(abs);
+}
+
 _Noreturn static void verb_python(struct ctx *c)
 {
 	struct tc_sandbox_spec spec = { .cfg = &c->cfg, .io = TC_IO_RELAY };
 	struct tc_sandbox_result res;
 	struct tc_error e = { 0 };
 	char script[PATH_MAX], dir[PATH_MAX];
-	_cleanup_free_ char *cwd = NULL, *inside_script = NULL;
+	_cleanup_free_ char *cwd = NULL, *inside = NULL;
 	char **argv = calloc((size_t)c->cli.argc + 2, sizeof(char *));
 	bool have_script = false;
+	struct stat st;
 
 	if (!argv)
 		exit(EXIT_TOOLCELL);
 	init_ctx(c);
-	if (c->cli.script_index >= 0 && absolute_path(c->cli.argv[c->cli.script_index], script)) {
-		struct stat st;
-
-		/* only a readable regular file is bound; anything else is
-		 * left for python3 to report as it would */
-		if (stat(script, &st) == 0 && S_ISREG(st.st_mode)) {
-			have_script = true;
-			warn_unreadable(script, &st);
-			if (c->cli.script_dir) {
-				snprintf(dir, sizeof(dir), "%s", script);
-				spec.extra_binds[0] = (struct tc_bind){ dirname(dir), NULL, false };
-				spec.extra_binds[0].inside = spec.extra_binds[0].host;
-			} else {
-				spec.extra_binds[0] = (struct tc_bind){ script, script, false };
-			}
-			spec.n_extra_binds = 1;
-		}
-	}
-	cwd = choose_cwd(&c->cfg, spec.extra_binds, spec.n_extra_binds);
 	/* argv[0] "python3" so python3's own messages read as they do bare */
 	argv[0] = "python3";
 	for (int i = 0; i < c->cli.argc; i++)
 		argv[i + 1] = c->cli.argv[i];
-	if (c->cli.script_index >= 0) {
-		const char *given = c->cli.argv[c->cli.script_index];
-		char here[PATH_MAX];
-
-		/* a relative script path only works from a kept cwd */
-		if (given[0] != '/' && !(getcwd(here, sizeof(here)) &&
-					 (inside_script = inside_of(&c->cfg, spec.extra_binds,
-								    spec.n_extra_binds, here)))) {
-			char abs[PATH_MAX + 2];
-			if (!have_script) {
-				if (getcwd(here, sizeof(here)))
-					snprintf(abs, sizeof(abs), "%s/%s", here, given);
-				else
-					snprintf(abs, sizeof(abs), "%s", given);
-				argv[c->cli.script_index + 1] = strdup(abs);
-			} else {
-				argv[c->cli.script_index + 1] = script;
-			}
+	if (c->cli.script_index >= 0 && absolute_path(c->cli.argv[c->cli.script_index], script)) {
+		/* only a regular file is shown; anything else is left for
+		 * python3 to report as it would ("can't open file") */
+		have_script = stat(script, &st) == 0 && S_ISREG(st.st_mode);
+		if (have_script) {
+			warn_unreadable(script, &st);
+			inside = show_tool_file(c, script, c->cli.script_dir, &spec.extra_binds[0],
+						dir, &e);
+			if (!inside)
+				die(&e);
+			spec.n_extra_binds = spec.extra_binds[0].host ? 1 : 0;
 		}
+		/* python3 gets the script by its path inside */
+		argv[c->cli.script_index + 1] = inside ? inside : script;
 	}
+	cwd = choose_cwd(&c->cfg, spec.extra_binds, spec.n_extra_binds);
 	spec.argv = argv;
 	spec.cwd = cwd;
 	spec.verbose = c->cli.verbose;
@@ -610,9 +618,9 @@ _Noreturn static void verb_call(struct ctx *c)
 	struct tc_sandbox_result res;
 	struct tc_response resp = { 0 };
 	struct tc_error e = { 0 };
-	char tool[PATH_MAX], msg[TC_ERROR_MESSAGE_MAX + 64];
+	char tool[PATH_MAX], dir[PATH_MAX], msg[TC_ERROR_MESSAGE_MAX + 64];
 	char *argv[] = { "python3", "-I", TC_HARNESS, tool, NULL };
-	_cleanup_free_ char *cwd = NULL, *req = NULL;
+	_cleanup_free_ char *cwd = NULL, *req = NULL, *inside = NULL;
 	const char *type;
 	size_t req_len = 0;
 	struct stat st;
@@ -652,8 +660,11 @@ _Noreturn static void verb_call(struct ctx *c)
 	if (tc_json_validate(req, req_len, c->cfg.limit[TC_LIMIT_REQUEST], "request", &e) < 0)
 		call_refused(c, &e);
 
-	spec.extra_binds[0] = (struct tc_bind){ tool, tool, false };
-	spec.n_extra_binds = 1;
+	inside = show_tool_file(c, tool, false, &spec.extra_binds[0], dir, &e);
+	if (!inside)
+		call_refused(c, &e);
+	spec.n_extra_binds = spec.extra_binds[0].host ? 1 : 0;
+	argv[3] = inside;
 	cwd = strdup(c->cfg.workspace ? c->cfg.workspace_inside : "/");
 	spec.argv = argv;
 	spec.cwd = cwd;

@@ -305,6 +305,39 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 	return 0;
 }
 
+/* true when inside lies strictly beneath dir */
+static bool beneath(const char *inside, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(inside, dir, n) == 0 && inside[n] == '/';
+}
+
+/* A bind inside another would need its mount point made in the outer
+ * bind's host folder: refuse it rather than write there. */
+static int check_nesting(const struct tc_config *cfg, const struct tc_bind *extra, size_t n_extra,
+			 struct tc_error *err)
+{
+	const char *in[TC_MAX_BINDS + 3];
+	size_t n = 0;
+
+	for (size_t i = 0; i < cfg->n_binds; i++)
+		in[n++] = cfg->binds[i].inside;
+	for (size_t i = 0; i < n_extra && n < TC_ARRAY_SIZE(in) - 1; i++)
+		in[n++] = extra[i].inside;
+	if (cfg->workspace)
+		in[n++] = cfg->workspace_inside;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (i != j && (beneath(in[i], in[j]) || (i > j && !strcmp(in[i], in[j]))))
+				return tc_error_set(
+					err, "mount", EINVAL,
+					"cannot bind %s inside the bind at %s (its mount "
+					"point would be made in that host folder)",
+					in[i], in[j]);
+	return 0;
+}
+
 int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra, size_t n_extra,
 			const bool *extra_is_dir, const char *cwd, struct tc_mount_plan *ret,
 			struct tc_error *err)
@@ -314,6 +347,9 @@ int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra
 	memset(ret, 0, sizeof(*ret));
 	if (!cfg->rootfs || cfg->rootfs[0] != '/')
 		return tc_error_set(err, "mount", EINVAL, "the rootfs path must be absolute");
+	r = check_nesting(cfg, extra, n_extra, err);
+	if (r < 0)
+		return r;
 	r = plan_build(cfg, extra, n_extra, extra_is_dir, ret);
 	if (r >= 0 && !(ret->cwd = strdup(cwd ? cwd : "/")))
 		r = -ENOMEM;

@@ -551,9 +551,7 @@ static int why_set(char *why, size_t n, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* The rules every bind path meets, for the policy's binds and the
- * caller's alike. Pure. 0, or -EINVAL with why describing the problem. */
-static int bind_path_check(const char *path, bool inside, char *why, size_t why_len)
+int tc_bind_path_check(const char *path, bool inside, char *why, size_t why_len)
 {
 	const char *s;
 	size_t i, len = strlen(path);
@@ -622,7 +620,7 @@ static int parse_bind(const struct parse_ctx *c, const cJSON *obj, size_t idx, s
 		snprintf(sub, sizeof(sub), "%s.%s", path, bind_keys[i]);
 		if (!cJSON_IsString(v))
 			return expect(c, sub, "an absolute path", v);
-		if (bind_path_check(v->valuestring, i == 1, why, sizeof(why)) < 0) {
+		if (tc_bind_path_check(v->valuestring, i == 1, why, sizeof(why)) < 0) {
 			shown(show, sizeof(show), v->valuestring, SHOWN_STRING_MAX);
 			return perr(c, sub, "\"%s\"%s %s", show, f[i] ? "" : " (from host)", why);
 		}
@@ -1074,9 +1072,9 @@ static int apply_caller_bind(const struct tc_policy *p, const struct tc_bind *b,
 		return tc_error_set(err, STAGE, EINVAL, "%s: no host path", opt);
 	shown(h, sizeof(h), b->host, SHOWN_STRING_MAX);
 	shown(in, sizeof(in), inside, SHOWN_STRING_MAX);
-	if (bind_path_check(b->host, false, why, sizeof(why)) < 0)
+	if (tc_bind_path_check(b->host, false, why, sizeof(why)) < 0)
 		return tc_error_set(err, STAGE, EINVAL, "%s %s: host path %s", opt, h, why);
-	if (bind_path_check(inside, true, why, sizeof(why)) < 0)
+	if (tc_bind_path_check(inside, true, why, sizeof(why)) < 0)
 		return tc_error_set(err, STAGE, EINVAL, "%s %s: inside path %s %s%s", opt, h, in,
 				    why,
 				    b->inside ? "" : " (give HOST:INSIDE to bind it elsewhere)");
@@ -1109,7 +1107,7 @@ static int apply_binds(const struct tc_policy *p, const struct tc_overrides *o, 
 		return 0;
 	if (!p->allow_workspace)
 		return not_allowed(err, "--workspace", origin, "workspace");
-	if (bind_path_check(o->workspace, false, why, sizeof(why)) < 0) {
+	if (tc_bind_path_check(o->workspace, false, why, sizeof(why)) < 0) {
 		shown(h, sizeof(h), o->workspace, SHOWN_STRING_MAX);
 		return tc_error_set(err, STAGE, EINVAL, "--workspace %s: host path %s", h, why);
 	}

@@ -40,8 +40,6 @@ struct run {
 	pid_t pid;
 	pid_t net_helper; /* makes the network namespace meanwhile (net.h) */
 	int helper_pidfd;
-	sigset_t old_mask;
-	bool mask_changed;
 	uint64_t t_start, t_prepared, t_cloned, t_mapped;
 };
 
@@ -67,8 +65,9 @@ static void run_release(struct run *r)
 	close_pair(r->sync);
 	tc_closep(&r->sig_fd);
 	tc_closep(&r->pidfd);
-	if (r->mask_changed)
-		sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+	/* SIGTERM, SIGINT and SIGHUP stay blocked: one that comes now must
+	 * not kill toolcell before the record is written (main ends by it,
+	 * or exits, after writing) */
 	tc_mount_plan_release(&r->plan);
 	tc_userns_release(&r->ids);
 }
@@ -142,9 +141,8 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 	sigaddset(&term, SIGTERM);
 	sigaddset(&term, SIGINT);
 	sigaddset(&term, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &term, &r->old_mask) < 0)
+	if (sigprocmask(SIG_BLOCK, &term, NULL) < 0)
 		return tc_error_errno(err, "spawn", errno, "cannot block signals");
-	r->mask_changed = true;
 	r->sig_fd = signalfd(-1, &term, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (r->sig_fd < 0)
 		return tc_error_errno(err, "spawn", errno, "cannot create a signalfd");
@@ -225,7 +223,8 @@ static bool last_line_is(const struct tc_stream *st, const char *prefix)
 	return tc_startswith(line, prefix);
 }
 
-static void fill_status(const struct tc_supervisor *s, struct tc_outcome *o)
+static void fill_status(const struct tc_supervisor *s, int init_signal, uint64_t cpu_ms,
+			struct tc_outcome *o)
 {
 	int st = s->tool_status;
 
@@ -270,14 +269,24 @@ static void fill_status(const struct tc_supervisor *s, struct tc_outcome *o)
 		}
 		return;
 	}
-	if (!s->tool_status_known) {
+	if (!s->tool_status_known && s->setup_err.message[0]) {
 		o->status = TC_STATUS_SANDBOX_ERROR;
-		if (s->setup_err.message[0])
-			o->err = s->setup_err;
-		else
-			tc_error_set(
-				&o->err, "init", 0,
-				"the sandbox's init ended without reporting the tool's status");
+		o->err = s->setup_err;
+		return;
+	}
+	if (!s->tool_status_known) {
+		/* set-up had ended (it reports every failure), so the init died
+		 * while the tool ran: in the unprivileged mapping they share a
+		 * uid, and a tool can do that (prlimit on pid 1, say). The
+		 * tool's doing, not toolcell's failure. */
+		o->signaled = true;
+		o->signal = init_signal ? init_signal : SIGKILL;
+		o->status = TC_STATUS_SIGNALED;
+		o->status_inferred = true;
+		tc_error_set(&o->err, "init", 0,
+			     "the sandbox's init died (signal %d) while the tool ran; the sandbox "
+			     "was ended with it",
+			     o->signal);
 		return;
 	}
 	if (WIFEXITED(st)) {
@@ -290,9 +299,8 @@ static void fill_status(const struct tc_supervisor *s, struct tc_outcome *o)
 			/* Python's answer to the address-space rlimit */
 			o->status = TC_STATUS_MEMORY_LIMIT;
 			o->status_inferred = true;
-		} else if (o->exit_code != 0 &&
-			   (last_line_is(&s->err, "BlockingIOError: [Errno 11]") ||
-			    s->tasks_peak >= s->tasks_max)) {
+		} else if (o->exit_code != 0 && s->tasks_peak >= s->tasks_max &&
+			   last_line_is(&s->err, "BlockingIOError: [Errno 11]")) {
 			/* fork() refused by RLIMIT_NPROC */
 			o->status = TC_STATUS_PIDS_LIMIT;
 			o->status_inferred = true;
@@ -302,17 +310,25 @@ static void fill_status(const struct tc_supervisor *s, struct tc_outcome *o)
 	o->signaled = true;
 	o->signal = WTERMSIG(st);
 	o->status = TC_STATUS_SIGNALED;
-	if (o->signal == SIGXCPU)
+	if (o->signal == SIGXCPU) {
 		o->status = TC_STATUS_TIMEOUT; /* RLIMIT_CPU's soft limit */
+	} else if (o->signal == SIGKILL && cpu_ms >= s->cpu_time_ms) {
+		/* RLIMIT_CPU's hard limit, a second after a SIGXCPU the tool
+		 * ignored (nothing else of ours kills without saying so) */
+		o->status = TC_STATUS_TIMEOUT;
+		o->status_inferred = true;
+	}
 }
 
 static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r,
-			 const struct tc_supervisor *s, const struct rusage *ru,
+			 const struct tc_supervisor *s, const struct rusage *ru, int init_signal,
 			 struct tc_outcome *o)
 {
 	uint64_t maxrss = (uint64_t)ru->ru_maxrss * 1024;
+	uint64_t cpu_ms = (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000 +
+			  (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1000;
 
-	fill_status(s, o);
+	fill_status(s, init_signal, cpu_ms, o);
 	o->wall_ms = ((s->end_ns ? s->end_ns : tc_now_ns()) - r->t_cloned) / 1000000;
 	o->cpu_user_ms =
 		(uint64_t)ru->ru_utime.tv_sec * 1000 + (uint64_t)ru->ru_utime.tv_usec / 1000;
@@ -404,7 +420,7 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	struct tc_supervisor *s = NULL;
 	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
 	struct rusage ru = { 0 };
-	siginfo_t si;
+	siginfo_t si = { 0 };
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -456,6 +472,7 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	s->wall_ms = spec->cfg->limit[TC_LIMIT_WALL];
 	s->memory_max = spec->cfg->limit[TC_LIMIT_MEMORY];
 	s->tasks_max = spec->cfg->limit[TC_LIMIT_PIDS];
+	s->cpu_time_ms = (spec->cfg->limit[TC_LIMIT_CPU_TIME] + 999) / 1000 * 1000;
 	s->sample_ms = TC_SAMPLE_MS;
 	tc_supervise(s);
 	if (s->helper_pidfd >= 0) { /* the sandbox ended before the helper did */
@@ -473,7 +490,8 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 		memset(&ru, 0, sizeof(ru));
 	if (!s->end_ns)
 		s->end_ns = tc_now_ns();
-	fill_outcome(spec, &r, s, &ru, out);
+	fill_outcome(spec, &r, s, &ru,
+		     si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ? si.si_status : 0, out);
 	res->exec_errno = s->exec_errno;
 	res->toolcell_signal = s->reason == TC_KILL_SIGNAL ? s->reason_signal : 0;
 	if (spec->io == TC_IO_MEMORY) {

@@ -298,6 +298,12 @@ int tc_supervise(struct tc_supervisor *s)
 			tc_stream_cut(&s->out);
 		if (s->err.dst_gone && s->err.src >= 0)
 			tc_stream_cut(&s->err);
+		/* within one turn, the tie order of DESIGN §3: memory and
+		 * processes (the sample), then output, then time */
+		if (!s->init_exited && now >= next_sample) {
+			sample(s);
+			next_sample = now + s->sample_ms * 1000000ull;
+		}
 		if (s->out.overflow || s->err.overflow)
 			kill_sandbox(s, TC_KILL_OUTPUT);
 		if (s->init_exited && tc_stream_done(&s->out) && tc_stream_done(&s->err))
@@ -305,10 +311,6 @@ int tc_supervise(struct tc_supervisor *s)
 		if (!s->init_exited) {
 			if (now >= deadline)
 				kill_sandbox(s, TC_KILL_TIMEOUT);
-			if (now >= next_sample) {
-				sample(s);
-				next_sample = now + s->sample_ms * 1000000ull;
-			}
 			until = deadline < next_sample ? deadline : next_sample;
 		} else {
 			until = s->end_ns + TC_FLUSH_GRACE_MS * 1000000ull;

@@ -1,8 +1,10 @@
 /* User namespace ids and maps (see userns.h). The pool lock is one file,
- * /run/toolcell/uidpool.lock, with one byte per slot locked through an
- * open file description lock: the kernel drops it when the last holder of
- * the description exits, so a killed toolcell never leaks a slot, and the
- * sandbox's own copy of the fd keeps it while the sandbox lives. */
+ * /run/toolcell/uidpool.lock; a sandbox's pair H, H+1 is taken with an open
+ * file description lock on the bytes at offsets H and H+1, so policies with
+ * different ranges never hand out the same uid twice. The kernel drops the
+ * lock when the last holder of the description exits, so a killed toolcell
+ * never leaks a pair, and the sandbox's init keeps its copy of the fd, so
+ * the pair stays taken while anything of the sandbox lives. */
 #include <fcntl.h>
 #include <grp.h>
 #include <stdio.h>
@@ -89,11 +91,13 @@ static int pool_take(const struct tc_config *cfg, struct tc_ids *ids, struct tc_
 	first = (uint32_t)getpid() % slots;
 	for (uint32_t k = 0; k < slots; k++) {
 		uint32_t slot = (first + k) % slots;
+		/* the byte at the host uid itself: policies with other
+		 * ranges never hand out the same uid twice */
 		struct flock fl = {
 			.l_type = F_WRLCK,
 			.l_whence = SEEK_SET,
-			.l_start = slot,
-			.l_len = 1,
+			.l_start = (off_t)cfg->uid_base + 2 * (off_t)slot,
+			.l_len = 2,
 		};
 
 		if (fcntl(fd, F_OFD_SETLK, &fl) == 0) {

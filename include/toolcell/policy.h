@@ -55,4 +55,10 @@ char *tc_policy_to_json(const struct tc_policy *p);
 
 void tc_policy_release(struct tc_policy *p);
 
+/* The rules every bind path meets, for the policy's binds, the caller's and
+ * the ones toolcell adds (a script) alike: a host path (inside false) or an
+ * inside path (inside true). Pure. 0, or -EINVAL with why saying what is
+ * wrong ("is at or beneath /usr, which the launcher owns"). */
+int tc_bind_path_check(const char *path, bool inside, char *why, size_t why_len);
+
 #endif

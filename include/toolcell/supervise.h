@@ -40,7 +40,8 @@ struct tc_supervisor {
 	int helper_pidfd;
 	uint64_t start_ns, wall_ms;
 	uint64_t memory_max, tasks_max;
-	uint64_t sample_ms; /* between samples of memory and tasks */
+	uint64_t cpu_time_ms; /* RLIMIT_CPU as set: whole seconds */
+	uint64_t sample_ms;   /* between samples of memory and tasks */
 	struct tc_stream in, out, err;
 	/* outputs */
 	enum tc_kill_reason reason;

@@ -326,3 +326,52 @@ os.rmdir('/workspace/job'); os.symlink('$T/victim', '/workspace/job'); print('pl
 		[[ "$output" == *"[Errno 13] Permission denied"* ]]
 	fi
 }
+
+@test "a bind nested in another is refused, and nothing is made in the outer host folder" {
+	mkdir -p "$T/a" "$T/b" && chmod -R a+rX "$T/a" "$T/b"
+	run "$TOOLCELL" python --ro-bind "$T/a:/data" --ro-bind "$T/b:/data/sub/deeper" -c "print('ran')"
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: cannot bind /data/sub/deeper inside the bind at /data (its mount point would be made in that host folder)" ]
+	[ -z "$(ls -A "$T/a")" ]
+}
+
+@test "a script is shown through a bind that covers it, else at its own path; never in the rootfs" {
+	mkdir -p "$T/src" && echo 'import sys; print(sys.argv[0])' >"$T/src/s.py" && chmod -R a+rX "$T/src"
+	run "$TOOLCELL" python --ro-bind "$T/src:/data" "$T/src/s.py"
+	[ "$output" = "/data/s.py" ]
+	run "$TOOLCELL" python "$T/src/s.py"
+	[ "$output" = "$T/src/s.py" ]
+	run "$TOOLCELL" python /usr/lib/python3.11/this.py
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: cannot show /usr/lib/python3.11/this.py inside the sandbox: that path is at or beneath /usr, which the launcher owns; copy it elsewhere or --ro-bind its folder" ]
+}
+
+@test "a signal from inside the sandbox to its init is not forwarded to the tool" {
+	run py "
+import os, signal, time
+try:
+    os.kill(1, signal.SIGTERM)
+except PermissionError:
+    pass  # as root the init is another uid
+time.sleep(0.3)
+print('alive')"
+	[ "$status" -eq 0 ]
+	[ "$output" = "alive" ]
+}
+
+@test "the result record cannot be put where the tool can write, nor be a FIFO" {
+	mkdir "$T/ws" && chmod 777 "$T/ws"
+	run "$TOOLCELL" python --workspace "$T/ws" --result "$T/ws/r.json" -c "pass"
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: refusing the result file $T/ws/r.json: it lies in $T/ws, which the tool can write, so the tool could replace the record; put it elsewhere" ]
+	mkfifo "$T/fifo"
+	run timeout 10 "$TOOLCELL" python --result "$T/fifo" -c "pass"
+	[ "$status" -eq 125 ]
+}
+
+@test "started with stdout closed, the tool's output never lands in the record" {
+	"$TOOLCELL" python --result "$T/r.json" -c "print('TOOL LINE')" >&-
+	run head -c 1 "$T/r.json"
+	[ "$output" = "{" ]
+	! grep -q "TOOL LINE" "$T/r.json"
+}

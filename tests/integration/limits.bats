@@ -199,3 +199,24 @@ print(p.returncode, time.monotonic() - t < 5)"
 	[ "$(key stdout_truncated)" = "true" ]
 	[ "$(key wall_ms)" -lt 5000 ]
 }
+
+@test "a tool that ignores SIGXCPU is still a CPU time limit (124, timeout)" {
+	run "$TOOLCELL" python --cpu-time 1 --result "$T/r.json" -c "
+import signal
+signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+while True: pass"
+	[ "$status" -eq 124 ]
+	[ "$(key status)" = '"timeout"' ]
+	[ "$(key status_inferred)" = "true" ]
+	[[ "$output" == *"time limit (CPU time)"* ]]
+}
+
+@test "a tool that uses every process slot and then fails is not called a fork bomb" {
+	run "$TOOLCELL" python --pids 8 --result "$T/r.json" -c "
+import threading, time, sys
+ts = [threading.Thread(target=time.sleep, args=(0.05,)) for _ in range(7)]
+[t.start() for t in ts]; [t.join() for t in ts]
+sys.exit(1)"
+	[ "$status" -eq 1 ]
+	[ "$(key status)" = '"exit_nonzero"' ]
+}
