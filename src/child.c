@@ -227,7 +227,19 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 		tc_error_errno(&e, "exec", errno, "cannot close inherited descriptors");
 		fail(a->sync_fd, &e);
 	}
-	/* (the seccomp filter will be loaded here, last, by the seccomp issue) */
+	/* Seccomp last: from here on only calls the filter allows outright
+	 * (sendmsg, close, execve, exit_group). The listener goes to the
+	 * parent, which answers every call off the list. */
+	r = tc_seccomp_enter(&a->filter, true, &e);
+	if (r < 0)
+		fail(a->sync_fd, &e);
+	{
+		struct tc_msg m = { .type = TC_MSG_LISTENER };
+
+		if (tc_msg_send(a->sync_fd, &m, r) < 0)
+			_exit(126);
+		close(r);
+	}
 	r = exec_tool(a->argv, a->envp, a->path);
 	{
 		struct tc_msg m = { .type = TC_MSG_EXEC_FAILED };
@@ -261,7 +273,7 @@ _Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigse
 		if (a->scrub[i])
 			explicit_bzero(a->scrub[i], a->scrub_len[i]);
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (tc_caps_drop_all(false, 0, 0, &e) < 0) {
+	if (tc_caps_drop_all(false, 0, 0, &e) < 0 || tc_seccomp_enter(&a->filter, false, &e) < 0) {
 		kill(tool, SIGKILL);
 		fail(sync_fd, &e);
 	}
@@ -350,7 +362,11 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	close(pending.netns_fd);
 	stages.t[TC_STAGE_NET] = tc_now_ns();
 
-	/* 4d. Signals: default dispositions; init waits for the ones it
+	/* 4d. The syscall filter, compiled by the parent meanwhile */
+	if (tc_seccomp_receive(a->filter_fd, &a->filter, &e) < 0)
+		fail(a->sync_fd, &e);
+
+	/* 4e. Signals: default dispositions; init waits for the ones it
 	 * handles with sigwaitinfo, so they are blocked before the fork. */
 	for (int s = 1; s < NSIG; s++)
 		if (s != SIGKILL && s != SIGSTOP)

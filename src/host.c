@@ -101,8 +101,11 @@ bool tc_host_report(FILE *out)
 		ok = false;
 	report_cgroup(out);
 	r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
-	fprintf(out, "seccomp: %s (filters arrive with a later release)\n",
-		r >= 0 ? "available" : "unavailable");
+	fprintf(out, "seccomp: %s\n",
+		r >= 0 ? "available (toolcell loads its syscall filter with a listener)"
+		       : "unavailable: toolcell cannot run here");
+	if (r < 0)
+		ok = false;
 	abi = tc_host_landlock_abi();
 	if (abi > 0)
 		fprintf(out, "landlock: ABI %d (not applied yet)\n", abi);

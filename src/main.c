@@ -409,6 +409,8 @@ static void explain(const struct ctx *c)
 		diag("%s (%s)", w,
 		     o->signaled && (o->signal == SIGXCPU || o->status_inferred) ? "CPU time"
 										 : "wall clock");
+	else if (o->status == TC_STATUS_SYSCALL_DENIED && o->has_denied_syscall)
+		diag("%s (%s, number %d)", w, o->denied_syscall_name, o->denied_syscall_nr);
 	else if (o->status == TC_STATUS_OUTPUT_LIMIT)
 		diag("%s (%s)", w, o->stdout_truncated ? "stdout" : "stderr");
 	else

@@ -21,6 +21,7 @@
 #include "toolcell/mount.h"
 #include "toolcell/net.h"
 #include "toolcell/sandbox.h"
+#include "toolcell/seccomp.h"
 #include "toolcell/supervise.h"
 #include "toolcell/userns.h"
 #include "toolcell/util.h"
@@ -35,7 +36,9 @@ extern char **environ;
 struct run {
 	struct tc_mount_plan plan;
 	struct tc_ids ids;
+	struct tc_seccomp filter;
 	int in[2], out[2], err[2], sync[2];
+	int filter_pipe[2]; /* the compiled filter goes down it after the clone */
 	int sig_fd, pidfd;
 	pid_t pid;
 	pid_t net_helper; /* makes the network namespace meanwhile (net.h) */
@@ -63,6 +66,7 @@ static void run_release(struct run *r)
 	close_pair(r->out);
 	close_pair(r->err);
 	close_pair(r->sync);
+	close_pair(r->filter_pipe);
 	tc_closep(&r->sig_fd);
 	tc_closep(&r->pidfd);
 	/* SIGTERM, SIGINT and SIGHUP stay blocked: one that comes now must
@@ -70,6 +74,7 @@ static void run_release(struct run *r)
 	 * or exits, after writing) */
 	tc_mount_plan_release(&r->plan);
 	tc_userns_release(&r->ids);
+	tc_seccomp_release(&r->filter);
 }
 
 static int clone_error(int e, struct tc_error *err)
@@ -131,7 +136,7 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 	if (ret < 0)
 		return ret;
 	if (pipe2(r->in, O_CLOEXEC) < 0 || pipe2(r->out, O_CLOEXEC) < 0 ||
-	    pipe2(r->err, O_CLOEXEC) < 0 ||
+	    pipe2(r->err, O_CLOEXEC) < 0 || pipe2(r->filter_pipe, O_CLOEXEC) < 0 ||
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0)
 		return tc_error_errno(err, "spawn", errno, "cannot create the sandbox's pipes");
 	/* SIGTERM, SIGINT and SIGHUP become "kill the sandbox, write the
@@ -164,6 +169,7 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.envp = spec->cfg->env,
 		.path = env_path(spec->cfg),
 		.limit = spec->cfg->limit,
+		.filter_fd = r->filter_pipe[0],
 		.sync_fd = r->sync[1],
 		.verbose = spec->verbose,
 		.stdio = { r->in[0], r->out[1], r->err[1] },
@@ -186,7 +192,8 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 	tc_closep(&r->out[1]);
 	tc_closep(&r->err[1]);
 	tc_closep(&r->sync[1]);
-	r->in[0] = r->out[1] = r->err[1] = r->sync[1] = -1;
+	tc_closep(&r->filter_pipe[0]);
+	r->in[0] = r->out[1] = r->err[1] = r->sync[1] = r->filter_pipe[0] = -1;
 	return 0;
 }
 
@@ -312,12 +319,40 @@ static void fill_status(const struct tc_supervisor *s, int init_signal, uint64_t
 	o->status = TC_STATUS_SIGNALED;
 	if (o->signal == SIGXCPU) {
 		o->status = TC_STATUS_TIMEOUT; /* RLIMIT_CPU's soft limit */
+	} else if (o->signal == SIGSYS) {
+		/* the filter's own kill: a call from another architecture (x32
+		 * numbers, int 0x80), which it does not name */
+		o->status = TC_STATUS_SYSCALL_DENIED;
+		o->status_inferred = true;
 	} else if (o->signal == SIGKILL && cpu_ms >= s->cpu_time_ms) {
 		/* RLIMIT_CPU's hard limit, a second after a SIGXCPU the tool
 		 * ignored (nothing else of ours kills without saying so) */
 		o->status = TC_STATUS_TIMEOUT;
 		o->status_inferred = true;
 	}
+}
+
+static void fill_syscalls(const struct run *r, const struct tc_supervisor *s, struct tc_outcome *o)
+{
+	static char mode[96];
+
+	snprintf(mode, sizeof(mode),
+		 "filter: %u calls allowed, %u end the tool, any other answers ENOSYS",
+		 r->filter.n_allowed, r->filter.n_kill);
+	o->seccomp = mode;
+	if (s->denied_nr >= 0) {
+		o->has_denied_syscall = true;
+		o->denied_syscall_nr = s->denied_nr;
+		tc_seccomp_name(s->denied_nr, o->denied_syscall_name,
+				sizeof(o->denied_syscall_name));
+	}
+	o->n_denied = 0;
+	for (int nr = 0; nr < TC_SYSCALL_MAX && o->n_denied < TC_ARRAY_SIZE(o->denied); nr++)
+		if (s->denied[nr]) {
+			tc_seccomp_name(nr, o->denied[o->n_denied].name,
+					sizeof(o->denied[o->n_denied].name));
+			o->denied[o->n_denied++].count = s->denied[nr];
+		}
 }
 
 static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r,
@@ -354,6 +389,7 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 			TC_NS_CGROUP;
 	o->no_new_privs = true;
 	o->landlock = "not applied (this version)";
+	fill_syscalls(r, s, o);
 	o->cap_eff = 0;
 	o->host_uid = r->ids.tool_host_uid;
 	o->host_gid = r->ids.tool_host_gid;
@@ -414,6 +450,7 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 			 .out = { -1, -1 },
 			 .err = { -1, -1 },
 			 .sync = { -1, -1 },
+			 .filter_pipe = { -1, -1 },
 			 .sig_fd = -1,
 			 .pidfd = -1,
 			 .helper_pidfd = -1 };
@@ -447,6 +484,14 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 				   : tc_userns_setup_from_parent(&r.ids, r.pid, err);
 	if (ret >= 0 && tc_msg_send(r.sync[0], &maps, -1) < 0)
 		ret = tc_error_errno(err, "spawn", EPIPE, "the sandbox died while starting");
+	/* the filter is needed only at the tool's last step: compile it now,
+	 * while the child builds its file system */
+	if (ret >= 0)
+		ret = tc_seccomp_prepare(&r.filter, err);
+	if (ret >= 0 && tc_seccomp_send(&r.filter, r.filter_pipe[1]) < 0)
+		ret = tc_error_errno(err, "seccomp", EPIPE, "the sandbox died while starting");
+	tc_closep(&r.filter_pipe[1]);
+	r.filter_pipe[1] = -1;
 	if (ret < 0) {
 		pidfd_send_signal(r.pidfd, SIGKILL, NULL, 0);
 		syscall(SYS_waitid, P_PIDFD, r.pidfd, &si, WEXITED, NULL);
@@ -467,6 +512,9 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	s->pidfd = r.pidfd;
 	s->sync_fd = TAKE_FD(r.sync[0]);
 	s->sig_fd = r.sig_fd;
+	s->filter = &r.filter;
+	s->listener = -1;
+	s->denied_nr = -1;
 	s->helper_pidfd = TAKE_FD(r.helper_pidfd);
 	s->start_ns = r.t_cloned;
 	s->wall_ms = spec->cfg->limit[TC_LIMIT_WALL];
@@ -475,6 +523,8 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	s->cpu_time_ms = (spec->cfg->limit[TC_LIMIT_CPU_TIME] + 999) / 1000 * 1000;
 	s->sample_ms = TC_SAMPLE_MS;
 	tc_supervise(s);
+	if (s->listener >= 0)
+		close(s->listener);
 	if (s->helper_pidfd >= 0) { /* the sandbox ended before the helper did */
 		pidfd_send_signal(s->helper_pidfd, SIGKILL, NULL, 0);
 		waitid(P_PIDFD, (id_t)s->helper_pidfd, &si, WEXITED);

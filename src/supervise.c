@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "toolcell/child.h"
@@ -178,6 +181,12 @@ static void on_sync(struct tc_supervisor *s)
 		s->tool_status = m.value;
 		s->exited_ns = tc_now_ns();
 		break;
+	case TC_MSG_LISTENER:
+		if (fd >= 0 && s->listener < 0) {
+			s->listener = fd;
+			fd = -1;
+		}
+		break;
 	case TC_MSG_STAGES:
 		memcpy(s->stages, m.t, sizeof(s->stages));
 		break;
@@ -187,6 +196,52 @@ static void on_sync(struct tc_supervisor *s)
 	}
 	if (fd >= 0)
 		close(fd);
+}
+
+/* One call the filter sent us: answer it, or end the sandbox for it. Only
+ * the number and the arguments in the notification are read, never the
+ * tool's memory. */
+static void on_listener(struct tc_supervisor *s)
+{
+	static struct seccomp_notif_sizes sizes;
+	/* the kernel says how large its structures are; newer ones may grow */
+	union {
+		struct seccomp_notif n;
+		char bytes[512];
+	} req_buf;
+	union {
+		struct seccomp_notif_resp r;
+		char bytes[512];
+	} resp_buf;
+	struct seccomp_notif *req = &req_buf.n;
+	struct seccomp_notif_resp *resp = &resp_buf.r;
+	int nr;
+
+	if (!sizes.seccomp_notif && syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
+		return;
+	if (sizes.seccomp_notif > sizeof(req_buf) || sizes.seccomp_notif_resp > sizeof(resp_buf))
+		return;
+	memset(&req_buf, 0, sizeof(req_buf));
+	memset(&resp_buf, 0, sizeof(resp_buf));
+	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
+		if (errno != EINTR && errno != ENOENT) { /* ENOENT: the caller died */
+			close(s->listener);
+			s->listener = -1;
+		}
+		return;
+	}
+	nr = req->data.nr;
+	if (tc_seccomp_is_kill(s->filter, nr)) {
+		if (s->denied_nr < 0)
+			s->denied_nr = nr;
+		kill_sandbox(s, TC_KILL_SYSCALL);
+		return; /* no answer: the caller dies waiting */
+	}
+	if (nr >= 0 && nr < TC_SYSCALL_MAX && s->denied[nr] < UINT32_MAX)
+		s->denied[nr]++;
+	resp->id = req->id;
+	resp->error = -tc_seccomp_refusal(nr);
+	ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
 }
 
 static void on_signal(struct tc_supervisor *s)
@@ -243,6 +298,7 @@ enum {
 	SLOT_SYNC,
 	SLOT_PIDFD,
 	SLOT_HELPER,
+	SLOT_LISTENER,
 	SLOT_SIG,
 	SLOT_IN_SRC,
 	SLOT_IN_DST,
@@ -328,6 +384,7 @@ int tc_supervise(struct tc_supervisor *s)
 		add(p, SLOT_SYNC, s->sync_fd, POLLIN);
 		add(p, SLOT_PIDFD, s->init_exited ? -1 : s->pidfd, POLLIN);
 		add(p, SLOT_HELPER, s->helper_pidfd, POLLIN);
+		add(p, SLOT_LISTENER, s->listener, POLLIN);
 		add(p, SLOT_SIG, s->sig_fd, POLLIN);
 		add(p, SLOT_IN_SRC, s->init_exited ? -1 : s->in.src,
 		    tc_stream_want_read(&s->in) ? POLLIN : 0);
@@ -353,6 +410,12 @@ int tc_supervise(struct tc_supervisor *s)
 			waitid(P_PIDFD, (id_t)s->helper_pidfd, &si, WEXITED);
 			close(s->helper_pidfd);
 			s->helper_pidfd = -1;
+		}
+		if (p[SLOT_LISTENER].revents & POLLIN)
+			on_listener(s);
+		else if (p[SLOT_LISTENER].revents) { /* every filtered process is gone */
+			close(s->listener);
+			s->listener = -1;
 		}
 		if (p[SLOT_SYNC].revents)
 			on_sync(s);

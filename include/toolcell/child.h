@@ -13,6 +13,7 @@
 #include "toolcell/config.h"
 #include "toolcell/error.h"
 #include "toolcell/mount.h"
+#include "toolcell/seccomp.h"
 #include "toolcell/userns.h"
 
 /* Typed, fixed-size messages on the SOCK_SEQPACKET sync socket. */
@@ -23,6 +24,7 @@ enum tc_msg_type {
 	TC_MSG_EXEC_FAILED,   /* tool -> parent: execve failed; err.err is the errno */
 	TC_MSG_EXITED,	      /* init -> parent: value is the tool's raw wait status */
 	TC_MSG_STAGES,	      /* init -> parent (--verbose): when each set-up stage ended */
+	TC_MSG_LISTENER,      /* tool -> parent: the seccomp listener (SCM_RIGHTS) */
 };
 
 /* the stages TC_MSG_STAGES times, in order */
@@ -46,9 +48,11 @@ struct tc_child_args {
 	struct tc_mount_plan *plan;
 	const char *hostname;
 	char *const *argv;
-	char *const *envp;     /* the tool's whole environment */
-	const char *path;      /* PATH for a program name without '/' */
-	const uint64_t *limit; /* TC_LIMIT__MAX values */
+	char *const *envp;	  /* the tool's whole environment */
+	const char *path;	  /* PATH for a program name without '/' */
+	const uint64_t *limit;	  /* TC_LIMIT__MAX values */
+	int filter_fd;		  /* read end of the pipe the parent sends the filter down */
+	struct tc_seccomp filter; /* filled from filter_fd before the tool forks */
 	int sync_fd;
 	bool verbose; /* send TC_MSG_STAGES */
 	int stdio[3]; /* the tool's ends of its stdin, stdout and stderr pipes */

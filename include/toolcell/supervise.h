@@ -15,6 +15,7 @@
 #include "toolcell/error.h"
 #include "toolcell/child.h"
 #include "toolcell/relay.h"
+#include "toolcell/seccomp.h"
 
 /* Why toolcell ended the sandbox itself. The order of the values is the
  * tie order of DESIGN §3 (syscall_denied first). */
@@ -38,6 +39,8 @@ struct tc_supervisor {
 	/* the network helper (net.h), reaped the moment it ends: as a zombie
 	 * it would hold one of the tool's RLIMIT_NPROC slots */
 	int helper_pidfd;
+	const struct tc_seccomp *filter;
+	int listener; /* the tool's seccomp listener, once it sent it */
 	uint64_t start_ns, wall_ms;
 	uint64_t memory_max, tasks_max;
 	uint64_t cpu_time_ms; /* RLIMIT_CPU as set: whole seconds */
@@ -52,6 +55,9 @@ struct tc_supervisor {
 	int exec_errno;
 	struct tc_error tool_err;  /* EXEC_FAILED */
 	struct tc_error setup_err; /* ERROR or a failure of ours during set-up */
+	/* calls the filter refused: counted, or the one that ended the tool */
+	uint32_t denied[TC_SYSCALL_MAX];
+	int denied_nr; /* -1: none ended the tool */
 	bool sampled;
 	uint64_t at_limit_since; /* when the task count reached the limit (0: below it) */
 	uint64_t rss_peak, tasks_peak;

@@ -130,12 +130,12 @@ except OSError as e:
 @test "the only network interface is lo, and it is up" {
 	run py "
 import socket
-print(socket.if_nameindex())
+print([l.split(':')[0].strip() for l in open('/proc/net/dev').readlines()[2:]])
 s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()
 c = socket.create_connection(s.getsockname(), 2); print('loopback ok')
 "
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "[(1, 'lo')]" ]
+	[ "${lines[0]}" = "['lo']" ]
 	[ "${lines[1]}" = "loopback ok" ]
 }
 

@@ -1,0 +1,73 @@
+/* The syscall filter: compiled with libseccomp in the parent before clone
+ * (an allow-list of what CPython and glibc need, with argument rules where a
+ * call is only safe with some arguments), exported as a plain BPF program
+ * that the child loads with one seccomp(2) call as the very last step
+ * before execve. Every call off the list goes to a user-notification
+ * listener the tool hands to the parent: the supervisor answers ENOSYS and
+ * counts it, or, for the dangerous calls, kills the whole sandbox and
+ * records which call it was. It acts on the syscall number (and the socket
+ * family) from the notification only, never on the tool's memory. Native
+ * x86_64 only: any other architecture (x32 numbers, int 0x80) kills. */
+#ifndef TOOLCELL_SECCOMP_H
+#define TOOLCELL_SECCOMP_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "toolcell/error.h"
+
+#define TC_SYSCALL_MAX 1024 /* syscall numbers the kill set covers */
+#define TC_FILTER_MAX  4096 /* instructions of a filter the child accepts */
+
+struct tc_seccomp {
+	struct sock_filter *prog;	    /* the exported program; owned */
+	unsigned short len;		    /* instructions */
+	uint64_t kill[TC_SYSCALL_MAX / 64]; /* bit set: numbers that end the tool */
+	unsigned n_allowed, n_kill;	    /* for the record */
+};
+
+/* The filter compiled at build time (tools/filtergen.c writes it from the
+ * same rule lists); linked into the toolcell binary, absent (a weak
+ * symbol) in the library's own tests, which compile at run time. */
+struct tc_seccomp_prebuilt {
+	unsigned short len;
+	const struct sock_filter *prog;
+	uint64_t kill[TC_SYSCALL_MAX / 64];
+	unsigned n_allowed, n_kill;
+};
+extern const struct tc_seccomp_prebuilt tc_seccomp_prebuilt __attribute__((weak));
+
+/* Parent: the filter, from the build-time copy when there is one (free),
+ * else compiled with libseccomp (about 0.8 ms). */
+int tc_seccomp_prepare(struct tc_seccomp *ret, struct tc_error *err);
+
+/* Compile the filter with libseccomp, ignoring any build-time copy. */
+int tc_seccomp_compile(struct tc_seccomp *ret, struct tc_error *err);
+
+/* Parent: send the compiled program down fd (a pipe the child reads with
+ * tc_seccomp_receive): its length, then its instructions. */
+int tc_seccomp_send(const struct tc_seccomp *f, int fd);
+
+/* Child: read a program sent with tc_seccomp_send into ret, whose prog
+ * points into a static buffer (no allocation after clone). */
+int tc_seccomp_receive(int fd, struct tc_seccomp *ret, struct tc_error *err);
+
+/* Child, last before execve: load it (needs NO_NEW_PRIVS). With listen,
+ * returns the user-notification listener's fd; else 0. Plain syscalls. */
+int tc_seccomp_enter(const struct tc_seccomp *f, bool listen, struct tc_error *err);
+
+/* Parent: true when nr ends the tool rather than answering ENOSYS. */
+bool tc_seccomp_is_kill(const struct tc_seccomp *f, int nr);
+
+/* Parent: the errno a refused call answers with (ENOSYS; EAFNOSUPPORT for a
+ * socket of a refused family). */
+int tc_seccomp_refusal(int nr);
+
+/* Parent: the name of syscall nr into buf ("ptrace"), or "syscall_NNN". */
+void tc_seccomp_name(int nr, char *buf, size_t size);
+
+void tc_seccomp_release(struct tc_seccomp *f);
+
+#endif

@@ -1,0 +1,151 @@
+#!/usr/bin/env bats
+# The syscall filter: what it refuses, how, and what the record says. Each
+# call is made from Python through ctypes, as a hostile tool would.
+
+setup() {
+	TOOLCELL=${TOOLCELL:-$BATS_TEST_DIRNAME/../../build/toolcell}
+	T=$(mktemp -d /tmp/tc-sc.XXXXXX)
+	chmod 755 "$T"
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+key() {
+	/usr/bin/python3 -I -c "import json,sys; print(json.dumps(json.load(open(sys.argv[1]))[sys.argv[2]]))" "$T/r.json" "$1"
+}
+
+# killed NAME CODE: CODE makes a call that must end the tool as NAME
+killed() {
+	run "$TOOLCELL" python --result "$T/r.json" -c "import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+$2
+print('SURVIVED')"
+	[ "$status" -eq 137 ]
+	[[ "$output" != *SURVIVED* ]]
+	[[ "$output" == *"toolcell: the tool made a forbidden system call ($1, number "* ]]
+	[ "$(key status)" = '"syscall_denied"' ]
+	[ "$(/usr/bin/python3 -I -c "import json; print(json.load(open('$T/r.json'))['denied_syscall']['name'])")" = "$1" ]
+}
+
+@test "ptrace ends the tool and is named" { killed ptrace "libc.ptrace(16, 1, 0, 0)"; }
+@test "unshare (a nested user namespace) ends the tool" { killed unshare "libc.unshare(0x10000000)"; }
+@test "setns ends the tool" { killed setns "libc.setns(0, 0)"; }
+@test "mount ends the tool" { killed mount "libc.mount(b'none', b'/tmp', b'tmpfs', 0, None)"; }
+@test "the new mount API ends the tool" { killed fsopen "libc.syscall(430, b'tmpfs', 0)"; }
+@test "bpf ends the tool" { killed bpf "libc.syscall(321, 0, 0, 0)"; }
+@test "perf_event_open ends the tool" { killed perf_event_open "libc.syscall(298, 0, 0, -1, -1, 0)"; }
+@test "userfaultfd ends the tool" { killed userfaultfd "libc.syscall(323, 0)"; }
+@test "io_uring_setup ends the tool" { killed io_uring_setup "libc.syscall(425, 1, 0)"; }
+@test "keyctl ends the tool" { killed keyctl "libc.syscall(250, 0, 0)"; }
+@test "add_key ends the tool" { killed add_key "libc.syscall(248, b'user', b'k', b'v', 1, -2)"; }
+@test "process_vm_readv ends the tool" { killed process_vm_readv "libc.syscall(310, 1, 0, 0, 0, 0, 0)"; }
+@test "open_by_handle_at ends the tool" { killed open_by_handle_at "libc.syscall(304, 0, 0, 0)"; }
+@test "kexec_load ends the tool" { killed kexec_load "libc.syscall(246, 0, 0, 0, 0)"; }
+@test "init_module ends the tool" { killed init_module "libc.syscall(175, 0, 0, 0)"; }
+@test "reboot ends the tool" { killed reboot "libc.syscall(169, 0, 0, 0, 0)"; }
+@test "chroot ends the tool" { killed chroot "libc.chroot(b'/tmp')"; }
+@test "pivot_root ends the tool" { killed pivot_root "libc.syscall(155, b'/tmp', b'/tmp')"; }
+@test "clock_settime ends the tool" { killed clock_settime "libc.syscall(227, 0, 0)"; }
+@test "personality ends the tool" { killed personality "libc.personality(0x0040000)"; }
+@test "syslog ends the tool" { killed syslog "libc.syscall(103, 3, 0, 0)"; }
+@test "swapon ends the tool" { killed swapon "libc.syscall(167, b'/tmp/x', 0)"; }
+
+@test "an x32 system call ends the tool by SIGSYS (syscall_denied, inferred)" {
+	run "$TOOLCELL" python --result "$T/r.json" -c "import ctypes
+ctypes.CDLL(None).syscall(0x40000000 | 39)
+print('SURVIVED')"
+	[ "$status" -eq 159 ]
+	[[ "$output" != *SURVIVED* ]]
+	[ "$(key status)" = '"syscall_denied"' ]
+	[ "$(key status_inferred)" = "true" ]
+	[ "$(key signal)" = "31" ]
+}
+
+@test "an i386 system call through int 0x80 ends the tool by SIGSYS" {
+	run "$TOOLCELL" python --result "$T/r.json" -c "import ctypes, mmap
+# mov eax, 20 (getpid on i386); int 0x80; ret
+code = b'\xb8\x14\x00\x00\x00\xcd\x80\xc3'
+m = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+m.write(code)
+addr = ctypes.addressof(ctypes.c_char.from_buffer(m))
+ctypes.CFUNCTYPE(ctypes.c_int)(addr)()
+print('SURVIVED')"
+	[ "$status" -eq 159 ]
+	[[ "$output" != *SURVIVED* ]]
+	[ "$(key status)" = '"syscall_denied"' ]
+	[ "$(key signal)" = "31" ]
+}
+
+@test "netlink, packet, vsock, alg and key sockets are refused with EAFNOSUPPORT and counted" {
+	run "$TOOLCELL" python --result "$T/r.json" -c "
+import errno, socket
+for name, fam in (('netlink', 16), ('packet', 17), ('vsock', 40), ('alg', 38), ('key', 15)):
+    try:
+        socket.socket(fam, socket.SOCK_RAW, 0); print(name, 'OPENED')
+    except OSError as e:
+        print(name, errno.errorcode[e.errno])
+a, b = socket.socketpair(); print('unix ok')
+s = socket.socket(socket.AF_INET6); print('inet6 ok')"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'netlink EAFNOSUPPORT\npacket EAFNOSUPPORT\nvsock EAFNOSUPPORT\nalg EAFNOSUPPORT\nkey EAFNOSUPPORT\nunix ok\ninet6 ok')" ]
+	[ "$(key denied_syscalls)" = '{"socket": 5}' ]
+	[ "$(key status)" = '"ok"' ]
+}
+
+@test "clone with a namespace flag answers ENOSYS; plain fork works" {
+	run "$TOOLCELL" python --result "$T/r.json" -c "
+import ctypes, errno, os
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.syscall(56, 0x10000000 | 17, 0, 0, 0, 0)
+print(r, errno.errorcode[ctypes.get_errno()])
+pid = os.fork()
+if pid == 0: os._exit(7)
+print(os.waitpid(pid, 0)[1] >> 8)"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf -- '-1 ENOSYS\n7')" ]
+	[ "$(key denied_syscalls)" = '{"clone": 1}' ]
+}
+
+@test "clone3 answers ENOSYS so glibc falls back to clone (threads work)" {
+	run "$TOOLCELL" python -c "
+import ctypes, errno, threading
+libc = ctypes.CDLL(None, use_errno=True)
+print(libc.syscall(435, 0, 0), errno.errorcode[ctypes.get_errno()])
+t = threading.Thread(target=print, args=('thread ran',)); t.start(); t.join()"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf -- '-1 ENOSYS\nthread ran')" ]
+}
+
+@test "TIOCSTI and TIOCLINUX are refused with EPERM, other ioctls pass" {
+	run "$TOOLCELL" python -c "
+import ctypes, errno, fcntl, termios
+libc = ctypes.CDLL(None, use_errno=True)
+for name, cmd in (('TIOCSTI', 0x5412), ('TIOCLINUX', 0x541C), ('TIOCSTI-high-bits', 0x100005412)):
+    r = libc.ioctl(0, ctypes.c_ulong(cmd), ctypes.c_char_p(b'x'))
+    print(name, r, errno.errorcode[ctypes.get_errno()])
+r = libc.ioctl(0, ctypes.c_ulong(0x541B), ctypes.byref(ctypes.c_int()))  # FIONREAD
+print('FIONREAD', r)" </dev/null
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'TIOCSTI -1 EPERM\nTIOCLINUX -1 EPERM\nTIOCSTI-high-bits -1 EPERM\nFIONREAD 0')" ]
+}
+
+@test "a call off the list answers ENOSYS and is counted, and the tool goes on" {
+	run "$TOOLCELL" python --result "$T/r.json" -c "
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+for _ in range(3):
+    r = libc.syscall(251, 0, 0)  # ioprio_set
+print(r, errno.errorcode[ctypes.get_errno()])"
+	[ "$status" -eq 0 ]
+	[ "$output" = "-1 ENOSYS" ]
+	[ "$(key denied_syscalls)" = '{"ioprio_set": 3}' ]
+}
+
+@test "the record describes the filter; an honest tool is refused nothing" {
+	"$TOOLCELL" python --result "$T/r.json" -c "import json, os, threading, subprocess, sys
+subprocess.run([sys.executable, '-c', 'pass'])"
+	run /usr/bin/python3 -I -c "import json; r = json.load(open('$T/r.json')); print(r['isolation']['seccomp'].split(':')[0], r['denied_syscalls'])"
+	[ "$output" = "filter {}" ]
+}

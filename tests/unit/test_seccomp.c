@@ -1,0 +1,110 @@
+/* Unit tests for the syscall filter's parent side: compilation, the kill
+ * set, the refusal errnos, names, and the pipe the child receives it by. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "toolcell/seccomp.h"
+
+static void test_compile(void **state)
+{
+	struct tc_seccomp f;
+	struct tc_error e = { 0 };
+
+	(void)state;
+	assert_int_equal(tc_seccomp_compile(&f, &e), 0);
+	assert_true(f.len > 100 && f.len < TC_FILTER_MAX);
+	/* libseccomp's programs start by checking the architecture */
+	assert_int_equal(f.prog[0].code, 0x20); /* ld [4]: seccomp_data.arch */
+	assert_int_equal(f.prog[0].k, 4);
+	assert_true(f.n_allowed > 200);
+	assert_true(tc_seccomp_is_kill(&f, SYS_ptrace));
+	assert_true(tc_seccomp_is_kill(&f, SYS_unshare));
+	assert_true(tc_seccomp_is_kill(&f, SYS_bpf));
+	assert_true(tc_seccomp_is_kill(&f, SYS_io_uring_setup));
+	assert_false(tc_seccomp_is_kill(&f, SYS_read));
+	assert_false(tc_seccomp_is_kill(&f, SYS_clone3)); /* ENOSYS, not a kill */
+	assert_false(tc_seccomp_is_kill(&f, -1));
+	assert_false(tc_seccomp_is_kill(&f, TC_SYSCALL_MAX));
+	tc_seccomp_release(&f);
+	assert_null(f.prog);
+}
+
+static void test_refusal_and_names(void **state)
+{
+	char name[32];
+
+	(void)state;
+	assert_int_equal(tc_seccomp_refusal(SYS_socket), EAFNOSUPPORT);
+	assert_int_equal(tc_seccomp_refusal(SYS_socketpair), EAFNOSUPPORT);
+	assert_int_equal(tc_seccomp_refusal(SYS_ioprio_set), ENOSYS);
+	tc_seccomp_name(SYS_ptrace, name, sizeof(name));
+	assert_string_equal(name, "ptrace");
+	tc_seccomp_name(999, name, sizeof(name));
+	assert_string_equal(name, "syscall_999");
+}
+
+static void test_pipe_round_trip(void **state)
+{
+	struct tc_seccomp f, got;
+	struct tc_error e = { 0 };
+	int p[2];
+
+	(void)state;
+	assert_int_equal(tc_seccomp_compile(&f, &e), 0);
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	assert_int_equal(tc_seccomp_send(&f, p[1]), 0);
+	close(p[1]);
+	assert_int_equal(tc_seccomp_receive(p[0], &got, &e), 0);
+	assert_int_equal(got.len, f.len);
+	assert_memory_equal(got.prog, f.prog, f.len * sizeof(struct sock_filter));
+	close(p[0]);
+	/* nothing, or a cut program, is refused */
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	close(p[1]);
+	assert_int_equal(tc_seccomp_receive(p[0], &got, &e), -EPROTO);
+	assert_string_equal(e.message, "no syscall filter arrived");
+	close(p[0]);
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	{
+		uint32_t len = 10;
+		assert_int_equal(write(p[1], &len, sizeof(len)), (ssize_t)sizeof(len));
+		assert_int_equal(write(p[1], f.prog, 8), 8);
+	}
+	close(p[1]);
+	assert_int_equal(tc_seccomp_receive(p[0], &got, &e), -EPROTO);
+	assert_string_equal(e.message, "the syscall filter arrived cut short");
+	close(p[0]);
+	tc_seccomp_release(&f);
+}
+
+static void test_prebuilt_absent_in_library(void **state)
+{
+	struct tc_seccomp f;
+	struct tc_error e = { 0 };
+
+	(void)state;
+	/* the tests link the library alone: prepare compiles at run time */
+	assert_null(&tc_seccomp_prebuilt);
+	assert_int_equal(tc_seccomp_prepare(&f, &e), 0);
+	assert_true(f.len > 100);
+	tc_seccomp_release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compile),
+		cmocka_unit_test(test_refusal_and_names),
+		cmocka_unit_test(test_pipe_round_trip),
+		cmocka_unit_test(test_prebuilt_absent_in_library),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
