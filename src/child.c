@@ -219,6 +219,9 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 	r = set_limits(a->limit, !a->ids->pool, &e);
 	if (r >= 0)
 		r = tc_caps_drop_all(a->ids->pool, TC_TOOL_UID, TC_TOOL_GID, &e);
+	/* landlock needs NO_NEW_PRIVS (set above) and comes before seccomp */
+	if (r >= 0)
+		r = tc_landlock_enter(a->landlock, &e);
 	if (r < 0)
 		fail(a->sync_fd, &e);
 	/* Everything above 2 goes at execve; the sync socket stays open until

@@ -108,7 +108,7 @@ bool tc_host_report(FILE *out)
 		ok = false;
 	abi = tc_host_landlock_abi();
 	if (abi > 0)
-		fprintf(out, "landlock: ABI %d (not applied yet)\n", abi);
+		fprintf(out, "landlock: ABI %d (toolcell applies it to the tool)\n", abi);
 	else
 		fprintf(out, "landlock: unavailable (%s)\n", strerror(-abi));
 	return ok;

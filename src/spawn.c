@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "toolcell/child.h"
+#include "toolcell/landlock.h"
 #include "toolcell/mount.h"
 #include "toolcell/net.h"
 #include "toolcell/sandbox.h"
@@ -37,6 +38,7 @@ struct run {
 	struct tc_mount_plan plan;
 	struct tc_ids ids;
 	struct tc_seccomp filter;
+	struct tc_landlock landlock;
 	int in[2], out[2], err[2], sync[2];
 	int filter_pipe[2]; /* the compiled filter goes down it after the clone */
 	int sig_fd, pidfd;
@@ -135,6 +137,14 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 		ret = tc_userns_prepare(spec->cfg, &r->ids, err);
 	if (ret < 0)
 		return ret;
+	tc_landlock_prepare(&r->landlock);
+	r->landlock.writable[r->landlock.n_writable++] = "/tmp";
+	r->landlock.writable[r->landlock.n_writable++] = "/dev/shm";
+	if (spec->cfg->workspace)
+		r->landlock.writable[r->landlock.n_writable++] = spec->cfg->workspace_inside;
+	for (size_t i = 0; i < spec->cfg->n_binds; i++)
+		if (spec->cfg->binds[i].writable)
+			r->landlock.writable[r->landlock.n_writable++] = spec->cfg->binds[i].inside;
 	if (pipe2(r->in, O_CLOEXEC) < 0 || pipe2(r->out, O_CLOEXEC) < 0 ||
 	    pipe2(r->err, O_CLOEXEC) < 0 || pipe2(r->filter_pipe, O_CLOEXEC) < 0 ||
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0)
@@ -170,6 +180,7 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.path = env_path(spec->cfg),
 		.limit = spec->cfg->limit,
 		.filter_fd = r->filter_pipe[0],
+		.landlock = &r->landlock,
 		.sync_fd = r->sync[1],
 		.verbose = spec->verbose,
 		.stdio = { r->in[0], r->out[1], r->err[1] },
@@ -388,7 +399,7 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 	o->namespaces = TC_NS_USER | TC_NS_MOUNT | TC_NS_PID | TC_NS_NET | TC_NS_IPC | TC_NS_UTS |
 			TC_NS_CGROUP;
 	o->no_new_privs = true;
-	o->landlock = "not applied (this version)";
+	o->landlock = tc_landlock_describe(&r->landlock);
 	fill_syscalls(r, s, o);
 	o->cap_eff = 0;
 	o->host_uid = r->ids.tool_host_uid;

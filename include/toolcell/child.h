@@ -12,6 +12,7 @@
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
+#include "toolcell/landlock.h"
 #include "toolcell/mount.h"
 #include "toolcell/seccomp.h"
 #include "toolcell/userns.h"
@@ -53,6 +54,7 @@ struct tc_child_args {
 	const uint64_t *limit;	  /* TC_LIMIT__MAX values */
 	int filter_fd;		  /* read end of the pipe the parent sends the filter down */
 	struct tc_seccomp filter; /* filled from filter_fd before the tool forks */
+	const struct tc_landlock *landlock;
 	int sync_fd;
 	bool verbose; /* send TC_MSG_STAGES */
 	int stdio[3]; /* the tool's ends of its stdin, stdout and stderr pipes */

@@ -113,6 +113,7 @@ with tempfile.TemporaryDirectory() as d:
         mem.execute("CREATE VIRTUAL TABLE docs USING fts5(body)")
         mem.executemany("INSERT INTO docs VALUES (?)", [("the quick fox",), ("lazy dogs",)])
         check(mem.execute("SELECT body FROM docs WHERE docs MATCH 'fox'").fetchall() == [("the quick fox",)], "FTS5")
+        mem.commit()
         backup = sqlite3.connect(os.path.join(d, "backup.db"))
         mem.backup(backup)
         check(backup.execute("SELECT count(*) FROM docs").fetchone()[0] == 2, "backup")
