@@ -43,7 +43,7 @@ except Alarm:
     pass
 else:
     check(False, "timer did not interrupt the sleep")
-check(0.04 < time.monotonic() - t0 < 1, "timer timing")
+check(0.04 < time.monotonic() - t0 < 5, "timer timing")
 check(signal.alarm(10) == 0, "an alarm was already pending")
 check(signal.alarm(0) in (9, 10), "alarm(0) did not return the time left")
 
