@@ -9,7 +9,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "toolcell/cli.h"
 #include "toolcell/host.h"
@@ -244,12 +246,23 @@ static void open_result(struct ctx *c)
 
 	c->result_fd = -1;
 	if (c->cli.result_path) {
+		struct open_how how = {
+			.flags = O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
+			.mode = 0644,
+			.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		};
+
 		check_result_place(c, c->cli.result_path);
-		/* opened before the sandbox exists, never through a symlink,
-		 * never blocking (a FIFO left there would hang us) */
-		c->result_fd = open(
-			c->cli.result_path,
-			O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
+		/* opened before the sandbox exists, through no symlink anywhere
+		 * in the path (a tool may have planted one where a later run's
+		 * record goes), never blocking (a FIFO left there would hang us) */
+		c->result_fd =
+			(int)syscall(SYS_openat2, AT_FDCWD, c->cli.result_path, &how, sizeof(how));
+		if (c->result_fd < 0 && errno == ELOOP)
+			die_with("cli", ELOOP,
+				 "refusing the result file %s: its path has a symbolic link in it; "
+				 "name the real path",
+				 c->cli.result_path);
 		if (c->result_fd < 0)
 			die_with("cli", errno, "cannot open the result file %s: %s",
 				 c->cli.result_path, strerror(errno));

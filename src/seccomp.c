@@ -6,6 +6,7 @@
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -42,7 +43,6 @@ static const char *const allowed[] = {
 	"dup2",
 	"dup3",
 	"fcntl",
-	"flock",
 	"fsync",
 	"fdatasync",
 	"sync_file_range",
@@ -428,6 +428,16 @@ static int add_rules(scmp_filter_ctx c, struct tc_seccomp *f, struct tc_error *e
 		r = add(c, SCMP_ACT_ALLOW, "socket", 1, &a, err);
 		if (r >= 0)
 			r = add(c, SCMP_ACT_ALLOW, "socketpair", 1, &a, err);
+	}
+	/* flock, but never LOCK_EX: the rootfs and read-only binds are the
+	 * same host inodes in every sandbox, so an exclusive lock on one would
+	 * be a channel between sandboxes and could block the host. Shared
+	 * locks never conflict; fcntl locks on a read-only file can only be
+	 * read locks. */
+	{
+		struct scmp_arg_cmp no_ex = SCMP_A1_32(SCMP_CMP_MASKED_EQ, LOCK_EX, 0);
+		if (r >= 0)
+			r = add(c, SCMP_ACT_ALLOW, "flock", 1, &no_ex, err);
 	}
 	/* FIFOs, regular files and sockets by mknod; never devices */
 	{

@@ -1,0 +1,587 @@
+#!/usr/bin/env bats
+# Escape attempts: each tests/escape/NAME.py is a hostile tool trying to break
+# one property of the sandbox. Every test asserts HOW the attack was stopped:
+# the exit status and either the errno the tool printed or the record's
+# status / denied_syscall. A tool prints "LEAK ..." or "ESCAPED ..." when it
+# got somewhere; no test accepts that.
+#
+# Runs as root and as an unprivileged caller (TC_UNPRIVILEGED=1); where the
+# outcome differs between the two, the test branches on $TC_UNPRIVILEGED.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	TOOLCELL=${TOOLCELL:-$BATS_TEST_DIRNAME/../../build/toolcell}
+	E=$BATS_TEST_DIRNAME/../escape
+	T=$(mktemp -d /tmp/tc-esc.XXXXXX)
+	chmod 755 "$T"
+	BG_PID=
+}
+
+teardown() {
+	if [ -n "$BG_PID" ]; then
+		kill "$BG_PID" 2>/dev/null || true
+		wait "$BG_PID" 2>/dev/null || true
+	fi
+	rm -rf "$T"
+}
+
+# esc NAME [TOOLCELL-OPTIONS...]: copy NAME.py into $T (644) and run it in the
+# sandbox, stdin from /dev/null, record in $T/r.json; stdout in $output,
+# toolcell's notices in $stderr
+esc() {
+	local n=$1
+	shift
+	cp "$E/$n.py" "$T/$n.py"
+	chmod 644 "$T/$n.py"
+	rm -f "$T/r.json"
+	run --separate-stderr "$TOOLCELL" python --result "$T/r.json" "$@" "$T/$n.py" </dev/null
+}
+
+# rec PATH: one value of the record (dot-separated keys); strings raw, else JSON
+rec() {
+	/usr/bin/python3 -I -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    v = v[k]
+print(v if isinstance(v, str) else json.dumps(v, sort_keys=True))
+' "$T/r.json" "$1"
+}
+
+# has LINE...: each LINE is exactly one of the tool's output lines
+has() {
+	local want l found
+	for want in "$@"; do
+		found=
+		for l in "${lines[@]}"; do
+			[ "$l" = "$want" ] && found=1 && break
+		done
+		if [ -z "$found" ]; then
+			echo "missing line: $want" >&2
+			printf 'output was:\n%s\n' "$output" >&2
+			return 1
+		fi
+	done
+}
+
+# no_leak: the tool never reported a success
+no_leak() {
+	if [[ "$output" == *LEAK* || "$output" == *ESCAPED* ]]; then
+		printf 'attack got through:\n%s\n' "$output" >&2
+		return 1
+	fi
+}
+
+# killed NAME: the tool was ended by the filter on NAME (SIGKILL, exit 137)
+killed() {
+	no_leak
+	[ "$status" -eq 137 ]
+	[ "$(rec status)" = syscall_denied ]
+	[ "$(rec denied_syscall.name)" = "$1" ]
+	[[ "$stderr" == *"toolcell: the tool made a forbidden system call ($1, number "* ]]
+}
+
+# exited_ok: the tool ran to its end (exit 0, status ok) after being refused
+exited_ok() {
+	no_leak
+	[ "$status" -eq 0 ]
+	[ "$(rec status)" = ok ]
+}
+
+# ---------------------------------------------------------------- /proc
+
+@test "/proc/1/{root,cwd,exe,fd,environ,mem} of the init: hidden (ENOENT)" {
+	esc proc_init_root
+	exited_ok
+	has "root blocked ENOENT" "cwd blocked ENOENT" "exe blocked ENOENT" \
+		"fd blocked ENOENT" "environ blocked ENOENT" "mem blocked ENOENT"
+}
+
+@test "/proc/self/root and '..' walks: one root, no host paths (ENOENT)" {
+	esc proc_self_root
+	exited_ok
+	has "distinct roots 1" "root blocked ENOENT" "home blocked ENOENT" \
+		"work blocked ENOENT" "run blocked ENOENT" "shadow blocked ENOENT" \
+		"var blocked ENOENT"
+}
+
+@test "/proc/self/exe overwrite (CVE-2019-5736 style): EACCES" {
+	esc proc_self_exe
+	exited_ok
+	has "exe 1 blocked EACCES" "exe 2 blocked EACCES" "python3.11 1 blocked EACCES"
+}
+
+@test "/proc/PID/{cwd,fd,environ} of other pids: only self and own child exist" {
+	esc proc_other_pids
+	exited_ok
+	has "pids visible ['self', 'child']" "child cwd /" "done"
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+# ---------------------------------------------------------------- namespaces
+
+@test "nested user namespace via unshare: tool ended (unshare)" {
+	esc userns_unshare
+	killed unshare
+	[ -z "$output" ]
+}
+
+@test "nested user namespace via raw clone(CLONE_NEWUSER): ENOSYS, counted" {
+	esc userns_clone
+	exited_ok
+	has "clone returned -1 38"
+	[ "$(rec denied_syscalls.clone)" = 1 ]
+}
+
+# ---------------------------------------------------------------- mounts
+
+@test "mount tmpfs over /etc: tool ended (mount)" {
+	esc mount_tmpfs
+	killed mount
+}
+
+@test "remount /usr read-write: tool ended (mount), nothing written" {
+	esc remount_rw
+	killed mount
+	[ -z "$output" ]
+}
+
+@test "umount2 of / (MNT_DETACH): tool ended (umount2)" {
+	esc umount_root
+	killed umount2
+}
+
+@test "pivot_root: tool ended (pivot_root)" {
+	esc pivot_root
+	killed pivot_root
+}
+
+@test "new mount API open_tree(CLONE|RECURSIVE): tool ended (open_tree)" {
+	esc open_tree
+	killed open_tree
+}
+
+@test "mount_setattr clearing RDONLY: tool ended (mount_setattr)" {
+	esc mount_setattr
+	killed mount_setattr
+}
+
+@test "chroot + fchdir '..' walk: tool ended at chroot" {
+	esc chroot_escape
+	killed chroot
+	[ -z "$output" ]
+}
+
+# ---------------------------------------------------------------- processes
+
+@test "ptrace attach of the init: tool ended (ptrace)" {
+	esc ptrace_init
+	killed ptrace
+}
+
+@test "ptrace seize of a sibling: tool ended (ptrace), sibling too" {
+	esc ptrace_sibling
+	killed ptrace
+	# the whole sandbox is gone: the sibling counted, and nothing ran after
+	[ -z "$output" ]
+}
+
+@test "process_vm_readv of a sibling: tool ended (process_vm_readv)" {
+	esc process_vm_readv
+	killed process_vm_readv
+	[ -z "$output" ]
+}
+
+@test "signals outside: kill(-1) ESRCH, kill(1) EPERM, kill(ppid) EPERM" {
+	esc kill_all
+	exited_ok
+	has "kill(-1) blocked ESRCH" "kill(1) blocked EPERM" "kill(ppid) blocked EPERM"
+}
+
+@test "pidfd of the init: send_signal EPERM, pidfd_getfd ends the tool" {
+	esc pidfd_init
+	killed pidfd_getfd
+	has "pidfd_open(1) gave an fd" "pidfd_send_signal blocked EPERM"
+}
+
+@test "a daemon (double fork, setsid, SIGHUP/TERM ignored) does not survive" {
+	local marker="tc-esc-linger-$$-$RANDOM$RANDOM"
+	esc linger --env "MARKER=$marker"
+	exited_ok
+	has "daemon launched"
+	sleep 0.3
+	run pgrep -f "$marker"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+}
+
+# ---------------------------------------------------------------- kernel surface
+
+@test "keyctl(JOIN_SESSION_KEYRING): tool ended (keyctl)" {
+	esc keyctl
+	killed keyctl
+}
+
+@test "add_key into the user keyring: tool ended (add_key)" {
+	esc add_key
+	killed add_key
+}
+
+@test "io_uring_setup: tool ended (io_uring_setup)" {
+	esc io_uring
+	killed io_uring_setup
+}
+
+@test "userfaultfd: no /dev/userfaultfd (ENOENT), syscall ends the tool" {
+	esc userfaultfd
+	killed userfaultfd
+	has "/dev/userfaultfd blocked ENOENT"
+}
+
+@test "bpf(BPF_PROG_LOAD): tool ended (bpf)" {
+	esc bpf
+	killed bpf
+}
+
+@test "perf_event_open: tool ended (perf_event_open)" {
+	esc perf_event
+	killed perf_event_open
+}
+
+@test "x32 syscall ABI: SIGSYS, recorded as syscall_denied" {
+	esc x32_syscall
+	no_leak
+	[ "$status" -eq 159 ]
+	[ "$(rec status)" = syscall_denied ]
+	[ "$(rec signal_name)" = SIGSYS ]
+	[ -z "$output" ]
+}
+
+@test "int 0x80 (i386 ABI): SIGSYS, recorded as syscall_denied" {
+	esc int80
+	no_leak
+	[ "$status" -eq 159 ]
+	[ "$(rec status)" = syscall_denied ]
+	[ "$(rec signal_name)" = SIGSYS ]
+	[ -z "$output" ]
+}
+
+@test "kernel addresses: no /proc/kcore, kallsyms all zero, no /proc/modules" {
+	esc kernel_info
+	exited_ok
+	has "kcore blocked ENOENT" "kallsyms lines many nonzero addresses 0" \
+		"/proc/modules blocked ENOENT" "/proc/iomem nonzero addresses False"
+}
+
+@test "dmesg via syslog(READ_ALL): tool ended (syslog)" {
+	esc dmesg
+	killed syslog
+}
+
+@test "writing /proc/sys, sysrq-trigger, /sys: EROFS / ENOENT" {
+	esc proc_sys_write
+	exited_ok
+	has "/proc/sys/kernel/core_pattern blocked EROFS" \
+		"/proc/sys/kernel/hostname blocked EROFS" \
+		"/proc/sys/vm/drop_caches blocked EROFS" \
+		"/proc/sysrq-trigger blocked ENOENT" \
+		"/sys/kernel/uevent_helper blocked ENOENT" \
+		"/proc/self/attr/current blocked EROFS" \
+		"/proc/self/oom_score_adj blocked EROFS" \
+		"/sys exists False"
+}
+
+@test "mknod of char/block devices: ENOSYS (counted), FIFO allowed" {
+	esc mknod_dev
+	exited_ok
+	has "mem blocked ENOSYS" "sda blocked ENOSYS" "kmsg blocked ENOSYS" "fifo ok True"
+	[ "$(rec denied_syscalls.mknodat)" = 3 ]
+}
+
+@test "hostname change: tool ended (sethostname)" {
+	esc hostname
+	killed sethostname
+	has "hostname toolcell"
+}
+
+@test "clock_settime(CLOCK_REALTIME): tool ended (clock_settime)" {
+	esc settime
+	killed clock_settime
+}
+
+@test "settimeofday: tool ended (settimeofday)" {
+	esc settimeofday
+	killed settimeofday
+}
+
+# ---------------------------------------------------------------- network
+
+@test "netlink socket: EAFNOSUPPORT, counted" {
+	esc netlink
+	exited_ok
+	has "blocked EAFNOSUPPORT"
+	[ "$(rec denied_syscalls.socket)" = 1 ]
+}
+
+@test "packet socket: EAFNOSUPPORT, counted" {
+	esc packet
+	exited_ok
+	has "blocked EAFNOSUPPORT"
+	[ "$(rec denied_syscalls.socket)" = 1 ]
+}
+
+@test "raw IPv4/IPv6 sockets: EPERM (no CAP_NET_RAW)" {
+	esc raw_socket
+	exited_ok
+	has "AF_INET blocked EPERM" "AF_INET6 blocked EPERM"
+}
+
+@test "the host's 127.0.0.1 listener and the internet: unreachable" {
+	/usr/bin/python3 -I -c '
+import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+while True:
+    c, _ = s.accept(); c.sendall(b"HOST-SECRET"); c.close()
+' "$T/port.tmp" &
+	BG_PID=$!
+	for _ in $(seq 50); do [ -s "$T/port.tmp" ] && break; sleep 0.05; done
+	local port
+	port=$(cat "$T/port.tmp")
+	# the listener answers from the host
+	run /usr/bin/python3 -I -c "import socket; print(socket.create_connection(('127.0.0.1', $port)).recv(64))"
+	[ "$output" = "b'HOST-SECRET'" ]
+	esc host_loopback --env "PORT=$port"
+	exited_ok
+	has "127.0.0.1 blocked ECONNREFUSED" "127.0.0.2 blocked ECONNREFUSED" \
+		"::ffff:127.0.0.1 blocked ECONNREFUSED" "internet blocked ENETUNREACH"
+}
+
+@test "the host's abstract unix socket: ECONNREFUSED (own namespace)" {
+	local name="tc-esc-abs-$$-$RANDOM"
+	/usr/bin/python3 -I -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind("\0" + sys.argv[1]); s.listen()
+d = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); d.bind("\0" + sys.argv[1] + "-d")
+open(sys.argv[2], "w").write("up")
+while True:
+    c, _ = s.accept(); c.sendall(b"HOST-SECRET"); c.close()
+' "$name" "$T/up.tmp" &
+	BG_PID=$!
+	for _ in $(seq 50); do [ -s "$T/up.tmp" ] && break; sleep 0.05; done
+	run /usr/bin/python3 -I -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('\0$name'); print(s.recv(64))"
+	[ "$output" = "b'HOST-SECRET'" ]
+	esc abstract_unix --env "ABSTRACT=$name"
+	exited_ok
+	has "SOCK_STREAM blocked ECONNREFUSED" "SOCK_DGRAM blocked ECONNREFUSED"
+}
+
+# ---------------------------------------------------------------- fds, env, tty
+
+@test "fds the caller left open (3..1023): the tool sees none" {
+	echo secret >"$T/w.txt"
+	exec 5</etc/passwd 7>>"$T/w.txt" 9<>"$T/w.txt" 200</etc/hostname 1000</etc/passwd
+	esc inherited_fds
+	exec 5<&- 7>&- 9<&- 200<&- 1000<&-
+	exited_ok
+	has "leaked fds []"
+}
+
+@test "the caller's environment (TC_SECRET): not passed" {
+	export TC_SECRET=hunter2
+	esc environment
+	unset TC_SECRET
+	exited_ok
+	has "env keys ['HOME', 'LANG', 'MALLOC_ARENA_MAX', 'PATH', 'PYTHONPYCACHEPREFIX', 'TMPDIR']" \
+		"secret in env False" "secret in /proc False"
+}
+
+@test "stdio reopened through /proc/self/fd for writing: pipes; EACCES (own pipe unprivileged)" {
+	echo original >"$T/in.txt"
+	chmod 666 "$T/in.txt"
+	cp "$E/stdio_reopen.py" "$T/"
+	chmod 644 "$T/stdio_reopen.py"
+	run --separate-stderr "$TOOLCELL" python --result "$T/r.json" "$T/stdio_reopen.py" <"$T/in.txt"
+	exited_ok
+	has "0 is pipe" "1 is pipe" "2 is pipe"
+	if [ -n "${TC_UNPRIVILEGED:-}" ]; then
+		# the relay pipes belong to the caller's uid, which is the tool's:
+		# reopening works, but yields only the tool's own pipe
+		has "reopen 0 gave only the same pipe" "reopen 1 gave only the same pipe"
+	else
+		has "reopen 0 blocked EACCES" "reopen 1 blocked EACCES"
+	fi
+	[ "$(cat "$T/in.txt")" = original ]
+}
+
+@test "TIOCSTI / TIOCLINUX with a pty as stdin: no tty inside, EPERM" {
+	cp "$E/tiocsti.py" "$T/"
+	chmod 644 "$T/tiocsti.py"
+	run /usr/bin/python3 -I -c '
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], [sys.argv[1], "python", "--result", sys.argv[2] + "/r.json", sys.argv[2] + "/tiocsti.py"])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 4096)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+_, st = os.waitpid(pid, 0)
+sys.stdout.write(out.decode().replace("\r\n", "\n"))
+print("injected", b"id\n" in out.split(b"stdin is a tty")[0])
+print("exit", os.waitstatus_to_exitcode(st))
+' "$TOOLCELL" "$T"
+	no_leak
+	[ "$status" -eq 0 ]
+	has "stdin is a tty False" "0x5412 returned -1 EPERM" "0xdead00005412 returned -1 EPERM" \
+		"0x541c returned -1 EPERM" "injected False" "exit 0"
+	[ "$(rec status)" = ok ]
+}
+
+# ---------------------------------------------------------------- file system
+
+@test "writing the rootfs (/usr, /etc, chmod, rename, utime): EACCES / EROFS" {
+	esc rootfs_write
+	exited_ok
+	has "/usr/lib/python3.11/os.py blocked EACCES" "/etc/passwd blocked EACCES" \
+		"/usr/bin/evil blocked EROFS" "/etc/ld.so.preload blocked EROFS" \
+		"/lib/x blocked EROFS" "chmod blocked EROFS" "rename blocked EROFS" \
+		"utime blocked EROFS"
+}
+
+@test "symlinks planted in the workspace: host file unchanged, binding through them refused (125)" {
+	mkdir "$T/ws"
+	chmod 777 "$T/ws"
+	local before
+	before=$(sha256sum /etc/shadow /etc/passwd 2>/dev/null || true)
+	esc workspace_symlink --workspace "$T/ws"
+	exited_ok
+	has "hard link blocked EXDEV" "write through link blocked EROFS" \
+		"planted ['out', 'rootlink', 'up']"
+	[ "$(readlink "$T/ws/out")" = /etc/shadow ]
+	[ "$(sha256sum /etc/shadow /etc/passwd 2>/dev/null || true)" = "$before" ]
+	# a second sandbox binding through the planted links is refused
+	# (the final component, and a link in the middle of the path)
+	local l
+	for l in out rootlink up up/hostname; do
+		run --separate-stderr "$TOOLCELL" python --ro-bind "$T/ws/$l:/mnt/x" -c 'print("LEAK bound")'
+		[ "$status" -eq 125 ]
+		[ -z "$output" ]
+		[[ "$stderr" == "toolcell: refusing to bind $T/ws/$l: "* ]]
+	done
+	# and as the next run's workspace
+	run --separate-stderr "$TOOLCELL" python --workspace "$T/ws/up" -c 'print("LEAK bound")'
+	[ "$status" -eq 125 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "toolcell: refusing to bind $T/ws/up: it is a symbolic link (to /etc)"* ]]
+}
+
+@test "filling /tmp (--tmp-size 1M): ENOSPC at 1024 KiB" {
+	esc fill_tmp --tmp-size 1M
+	exited_ok
+	has "stopped ENOSPC after 1024 KiB"
+}
+
+@test "/tmp inode exhaustion (--tmp-inodes 64): ENOSPC below 64 files" {
+	esc tmp_inodes --tmp-inodes 64
+	exited_ok
+	[[ "${lines[0]}" =~ ^stopped\ ENOSPC\ small\ [0-9]+$ ]]
+}
+
+@test "set-id programs and file capabilities in the visible tree: none" {
+	esc setid_files
+	exited_ok
+	has "setid files 0 file caps 0 searched many True"
+}
+
+@test "dropped binary: noexec /tmp and /dev/shm (EACCES); memfd and workspace run, still confined" {
+	mkdir "$T/ws"
+	chmod 777 "$T/ws"
+	esc memfd_exec --workspace "$T/ws"
+	killed unshare
+	has "memfd ran: uid 1000 Seccomp 2 NoNewPrivs 1 CapEff 0000000000000000" \
+		"/tmp exec blocked EACCES" "/dev/shm exec blocked EACCES" \
+		"/workspace ran: uid 1000 Seccomp 2 NoNewPrivs 1 CapEff 0000000000000000"
+	[ "${#lines[@]}" -eq 5 ]
+}
+
+# ---------------------------------------------------------------- credentials, limits
+
+@test "setuid(0), setresuid, setgid: EPERM (EINVAL unprivileged); setgroups EPERM; setfsuid no effect" {
+	esc setuid_root
+	exited_ok
+	if [ -n "${TC_UNPRIVILEGED:-}" ]; then
+		# only the caller's own uid is mapped: uid 0 does not exist inside
+		has "setuid blocked EINVAL" "setresuid blocked EINVAL" "setgid blocked EINVAL"
+	else
+		has "setuid blocked EPERM" "setresuid blocked EPERM" "setgid blocked EPERM"
+	fi
+	has "setgroups blocked EPERM" "fsuid still 1000 uid 1000"
+}
+
+@test "raising hard rlimits with prlimit: EPERM, unchanged" {
+	esc rlimit_raise
+	exited_ok
+	local r
+	for r in NOFILE NPROC AS FSIZE CPU; do
+		has "RLIMIT_$r returned -1 EPERM hard now same"
+	done
+}
+
+# ---------------------------------------------------------------- neighbours
+
+@test "a sandbox beside another: distinct host uids, private /tmp and /dev/shm, no shared file locks" {
+	mkdir "$T/ws"
+	chmod 777 "$T/ws"
+	cp "$E/cross_sandbox.py" "$T/"
+	chmod 644 "$T/cross_sandbox.py"
+	"$TOOLCELL" python --result "$T/a.json" --workspace "$T/ws" --env MODE=plant \
+		--env READY=/workspace/ready --env HOLD=3 "$T/cross_sandbox.py" >"$T/a.out" 2>&1 &
+	BG_PID=$!
+	for _ in $(seq 100); do [ -s "$T/ws/ready" ] && break; sleep 0.03; done
+	[ -s "$T/ws/ready" ]
+	run --separate-stderr "$TOOLCELL" python --result "$T/r.json" --env MODE=look "$T/cross_sandbox.py"
+	kill "$BG_PID" 2>/dev/null || true
+	wait "$BG_PID" 2>/dev/null || true
+	BG_PID=
+	[ "$status" -eq 0 ]
+	has "/dev/shm/tc-esc-mark absent" "/tmp/tc-esc-mark absent"
+	if [ -z "${TC_UNPRIVILEGED:-}" ]; then
+		[ "$(/usr/bin/python3 -I -c 'import json,sys; print(json.load(open(sys.argv[1]))["isolation"]["uid_host"])' "$T/a.json")" != "$(rec isolation.uid_host)" ]
+	fi
+	# a rootfs file is one host inode for every sandbox: an exclusive flock
+	# on it would be a cross-sandbox lock and covert channel, so the filter
+	# refuses LOCK_EX; shared locks never conflict
+	no_leak
+	has "shared flock free" "exclusive flock refused ENOSYS"
+	grep -qx "exclusive flock refused ENOSYS" "$T/a.out"
+}
+
+@test "result record into a booby-trapped workspace: no write through a planted symlink or FIFO" {
+	mkdir "$T/ws"
+	chmod 777 "$T/ws"
+	echo "host data" >"$T/victim"
+	esc result_symlink --workspace "$T/ws"
+	exited_ok
+	has "workspace on the host found True" "planted ['fifo.json', 'out', 'r.json']"
+	# the final component a symlink: refused
+	run --separate-stderr timeout 10 "$TOOLCELL" python --result "$T/ws/r.json" -c 'print(1)'
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "toolcell: refusing the result file $T/ws/r.json: its path has a symbolic link in it; name the real path" ]
+	# a FIFO: refused at once, no hang
+	run --separate-stderr timeout 10 "$TOOLCELL" python --result "$T/ws/fifo.json" -c 'print(1)'
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "toolcell: cannot open the result file $T/ws/fifo.json: No such device or address" ]
+	# a symlinked directory in the middle of the path: must be refused too
+	# ("never through a symlink"), not followed to $T/victim outside the workspace
+	run --separate-stderr timeout 10 "$TOOLCELL" python --result "$T/ws/out/victim" -c 'print(1)'
+	[ "$(cat "$T/victim")" = "host data" ]
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "toolcell: refusing the result file $T/ws/out/victim: its path has a symbolic link in it; name the real path" ]
+}
