@@ -160,7 +160,8 @@ int tc_parse_size(const char *s, uint64_t *ret_bytes)
 	return decimal_scale(&d, mult, ret_bytes);
 }
 
-int tc_parse_seconds_ms(const char *s, uint64_t *ret_ms)
+/* a decimal number, optionally followed by suffix, times scale */
+static int parse_scaled(const char *s, char suffix, uint64_t scale, uint64_t *ret)
 {
 	struct decimal d;
 	int r;
@@ -170,24 +171,20 @@ int tc_parse_seconds_ms(const char *s, uint64_t *ret_ms)
 	r = decimal_parse(&s, &d);
 	if (r < 0)
 		return r;
-	if (*s == 's') /* "30s" reads as toolcell prints durations */
+	if (suffix && *s == suffix)
 		s++;
 	if (*s)
 		return -EINVAL;
-	return decimal_scale(&d, 1000, ret_ms);
+	return decimal_scale(&d, scale, ret);
+}
+
+int tc_parse_seconds_ms(const char *s, uint64_t *ret_ms)
+{
+	/* "30s" reads as toolcell prints durations */
+	return parse_scaled(s, 's', 1000, ret_ms);
 }
 
 int tc_parse_millicpus(const char *s, uint64_t *ret)
 {
-	struct decimal d;
-	int r;
-
-	if (!s)
-		return -EINVAL;
-	r = decimal_parse(&s, &d);
-	if (r < 0)
-		return r;
-	if (*s)
-		return -EINVAL;
-	return decimal_scale(&d, 1000, ret);
+	return parse_scaled(s, 0, 1000, ret);
 }
