@@ -231,8 +231,8 @@ one_diag() {
 }
 
 @test "run of a program that exists on the host but not in the rootfs exits 127 (looked up inside)" {
-	[ -x /usr/bin/env ] || skip "no /usr/bin/env on this host"
-	[ ! -e "$(dirname "$TOOLCELL")/rootfs/usr/bin/env" ] || skip "the rootfs has /usr/bin/env"
+	[ -x /usr/bin/env ] || tc_skip "no /usr/bin/env on this host"
+	[ ! -e "$(dirname "$TOOLCELL")/rootfs/usr/bin/env" ] || tc_skip "the rootfs has /usr/bin/env"
 	capture "$TOOLCELL" run /usr/bin/env
 	[ "$status" -eq 127 ]
 	[ ! -s "$TC_TMP/stdout" ]

@@ -169,7 +169,7 @@ EOF
 @test "python: the working directory stays the caller's when it lies inside a --ro-bind at the same path" {
 	# toolcell owns /tmp inside the sandbox, so the folder bound at its own
 	# path lives outside /tmp
-	VAR_TMP=$(mktemp -d /var/tmp/toolcell-it.XXXXXX) || skip "/var/tmp is not writable here"
+	VAR_TMP=$(mktemp -d /var/tmp/toolcell-it.XXXXXX) || tc_skip "/var/tmp is not writable here"
 	chmod 755 "$VAR_TMP"
 	mkdir -p "$VAR_TMP/sub"
 	chmod 755 "$VAR_TMP/sub"
@@ -393,7 +393,7 @@ wrapper_bin() {
 
 @test "tools/toolcell-python works as an interpreter path: script, arguments, stdout and exit code" {
 	local w script
-	w=$(wrapper_bin) || skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
+	w=$(wrapper_bin) || tc_skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
 	script=$(fixture argv.py)
 	capture "$w" "$script" a 'b c'
 	[ "$status" -eq 0 ]
@@ -406,7 +406,7 @@ wrapper_bin() {
 
 @test "tools/toolcell-python as python3 early in PATH and as a #! interpreter" {
 	local w
-	w=$(wrapper_bin) || skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
+	w=$(wrapper_bin) || tc_skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
 	mkdir "$TC_TMP/pybin"
 	chmod 755 "$TC_TMP/pybin"
 	ln -s "$w" "$TC_TMP/pybin/python3"
@@ -422,7 +422,7 @@ wrapper_bin() {
 
 @test "tools/toolcell-python takes TOOLCELL_TIMEOUT from the environment (124) and hides it from the tool" {
 	local w script
-	w=$(wrapper_bin) || skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
+	w=$(wrapper_bin) || tc_skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
 	script=$(fixture sleeper.py)
 	TOOLCELL_TIMEOUT=0.5 capture "$w" "$script"
 	[ "$status" -eq 124 ]
@@ -434,7 +434,7 @@ wrapper_bin() {
 
 @test "tools/toolcell-python passes an OpenFang JSON-lines exchange through untouched" {
 	local w
-	w=$(wrapper_bin) || skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
+	w=$(wrapper_bin) || tc_skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
 	cat >"$TC_TMP/agent.py" <<'EOF'
 import json, sys
 for line in sys.stdin:
