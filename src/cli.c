@@ -1217,8 +1217,10 @@ static const char help_policy_rule[] =
 static const char help_record[] =
 	"The result record: one JSON object written by toolcell, never by the\n"
 	"tool, after the tool ended, to --result FILE (opened before the sandbox\n"
-	"starts, never through a symlink) or --result-fd N; with neither, none is\n"
-	"written. It holds the status (ok, exit_nonzero, signaled, timeout,\n"
+	"starts, through no symlink anywhere in its path, and refused inside the\n"
+	"workspace or a writable bind, where the tool could replace it) or\n"
+	"--result-fd N; with neither, none is written.\n"
+	"It holds the status (ok, exit_nonzero, signaled, timeout,\n"
 	"memory_limit, pids_limit, output_limit, syscall_denied, rejected,\n"
 	"sandbox_error), the exit code or signal, times, peaks, output sizes, each\n"
 	"limit and what enforced it, the isolation in force, and sha256 of the\n"
@@ -1409,28 +1411,32 @@ static void help_run(struct help_buf *b)
 
 static void help_python(struct help_buf *b)
 {
-	hb_printf(b, "Usage: toolcell python [OPTIONS] [--] [PYTHON3-ARGS...]\n"
-		     "\n"
-		     "A drop-in for python3: 'toolcell python SCRIPT.py ARGS' behaves as\n"
-		     "'python3 SCRIPT.py ARGS' would, inside the sandbox, with the same\n"
-		     "output and exit codes (a missing script is python's own message and exit\n"
-		     "2). toolcell's options come first; the first argument that is not one of\n"
-		     "them (SCRIPT.py, -c, -m, -u, -, --version, ...), or whatever follows\n"
-		     "\"--\", starts python3's command line, passed on untouched. With nothing\n"
-		     "after the options, python3 reads its program from stdin.\n"
-		     "  toolcell python --help      this text\n"
-		     "  toolcell python -h          python3's help (so is: -- --help)\n"
-		     "  toolcell python --version   python3's version ('toolcell version' for\n"
-		     "                              toolcell's)\n"
-		     "A mistyped toolcell option (--memroy) is refused, not given to python3.\n"
-		     "\n"
-		     "The script (the first python3 argument that names a file; none with -c,\n"
-		     "-m or -) is bound read-only at its absolute path; its folder only with\n"
-		     "--script-dir. The working directory stays the caller's when it lies\n"
-		     "inside a bound path (see below). PYTHONPYCACHEPREFIX points into /tmp,\n"
-		     "so bytecode never lands next to the script and -m py_compile works on a\n"
-		     "read-only bind. toolcell prints nothing of its own on stdout.\n"
-		     "\n");
+	hb_printf(
+		b,
+		"Usage: toolcell python [OPTIONS] [--] [PYTHON3-ARGS...]\n"
+		"\n"
+		"A drop-in for python3: 'toolcell python SCRIPT.py ARGS' behaves as\n"
+		"'python3 SCRIPT.py ARGS' would, inside the sandbox, with the same\n"
+		"output and exit codes (a missing script is python's own message and exit\n"
+		"2). toolcell's options come first; the first argument that is not one of\n"
+		"them (SCRIPT.py, -c, -m, -u, -, --version, ...), or whatever follows\n"
+		"\"--\", starts python3's command line, passed on untouched. With nothing\n"
+		"after the options, python3 reads its program from stdin.\n"
+		"  toolcell python --help      this text\n"
+		"  toolcell python -h          python3's help (so is: -- --help)\n"
+		"  toolcell python --version   python3's version ('toolcell version' for\n"
+		"                              toolcell's)\n"
+		"A mistyped toolcell option (--memroy) is refused, not given to python3.\n"
+		"\n"
+		"The script (the first python3 argument that names a file; none with -c,\n"
+		"-m or -) is seen through a bind that already covers it, else bound\n"
+		"read-only at its absolute path (its folder with --script-dir). A path\n"
+		"with a symbolic link in it, or inside /usr, /etc or the sandbox's own\n"
+		"/tmp itself, is refused (exit 125). The working directory stays the\n"
+		"caller's when it lies inside a bound path (see below). PYTHONPYCACHEPREFIX points into /tmp,\n"
+		"so bytecode never lands next to the script and -m py_compile works on a\n"
+		"read-only bind. toolcell prints nothing of its own on stdout.\n"
+		"\n");
 	help_python_env(b);
 	help_options(b, TC_VERB_PYTHON);
 	hb_printf(b, "\n%s", help_exit_relay);
