@@ -1411,32 +1411,31 @@ static void help_run(struct help_buf *b)
 
 static void help_python(struct help_buf *b)
 {
-	hb_printf(
-		b,
-		"Usage: toolcell python [OPTIONS] [--] [PYTHON3-ARGS...]\n"
-		"\n"
-		"A drop-in for python3: 'toolcell python SCRIPT.py ARGS' behaves as\n"
-		"'python3 SCRIPT.py ARGS' would, inside the sandbox, with the same\n"
-		"output and exit codes (a missing script is python's own message and exit\n"
-		"2). toolcell's options come first; the first argument that is not one of\n"
-		"them (SCRIPT.py, -c, -m, -u, -, --version, ...), or whatever follows\n"
-		"\"--\", starts python3's command line, passed on untouched. With nothing\n"
-		"after the options, python3 reads its program from stdin.\n"
-		"  toolcell python --help      this text\n"
-		"  toolcell python -h          python3's help (so is: -- --help)\n"
-		"  toolcell python --version   python3's version ('toolcell version' for\n"
-		"                              toolcell's)\n"
-		"A mistyped toolcell option (--memroy) is refused, not given to python3.\n"
-		"\n"
-		"The script (the first python3 argument that names a file; none with -c,\n"
-		"-m or -) is seen through a bind that already covers it, else bound\n"
-		"read-only at its absolute path (its folder with --script-dir). A path\n"
-		"with a symbolic link in it, or inside /usr, /etc or the sandbox's own\n"
-		"/tmp itself, is refused (exit 125). The working directory stays the\n"
-		"caller's when it lies inside a bound path (see below). PYTHONPYCACHEPREFIX points into /tmp,\n"
-		"so bytecode never lands next to the script and -m py_compile works on a\n"
-		"read-only bind. toolcell prints nothing of its own on stdout.\n"
-		"\n");
+	hb_printf(b, "Usage: toolcell python [OPTIONS] [--] [PYTHON3-ARGS...]\n"
+		     "\n"
+		     "A drop-in for python3: 'toolcell python SCRIPT.py ARGS' behaves as\n"
+		     "'python3 SCRIPT.py ARGS' would, inside the sandbox, with the same\n"
+		     "output and exit codes (a missing script is python's own message and exit\n"
+		     "2). toolcell's options come first; the first argument that is not one of\n"
+		     "them (SCRIPT.py, -c, -m, -u, -, --version, ...), or whatever follows\n"
+		     "\"--\", starts python3's command line, passed on untouched. With nothing\n"
+		     "after the options, python3 reads its program from stdin.\n"
+		     "  toolcell python --help      this text\n"
+		     "  toolcell python -h          python3's help (so is: -- --help)\n"
+		     "  toolcell python --version   python3's version ('toolcell version' for\n"
+		     "                              toolcell's)\n"
+		     "A mistyped toolcell option (--memroy) is refused, not given to python3.\n"
+		     "\n"
+		     "The script (the first python3 argument that names a file; none with -c,\n"
+		     "-m or -) is seen through a bind that already covers it, else bound\n"
+		     "read-only at its absolute path (its folder with --script-dir). A path\n"
+		     "with a symbolic link in it, or inside /usr, /etc or the sandbox's own\n"
+		     "/tmp itself, is refused (exit 125). The working directory stays the\n"
+		     "caller's when it lies inside a bound path (see below).\n"
+		     "PYTHONPYCACHEPREFIX points into /tmp, so bytecode never lands next to\n"
+		     "the script and -m py_compile works on a read-only bind. toolcell prints\n"
+		     "nothing of its own on stdout.\n"
+		     "\n");
 	help_python_env(b);
 	help_options(b, TC_VERB_PYTHON);
 	hb_printf(b, "\n%s", help_exit_relay);
