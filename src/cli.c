@@ -1482,7 +1482,9 @@ static void help_check(struct help_buf *b)
 	hb_printf(b, "Usage: toolcell check [--policy FILE]\n"
 		     "\n"
 		     "Report what isolation this host can give (namespaces, seccomp,\n"
-		     "landlock, cgroup v2 delegation) and whether the policy can run here.\n"
+		     "landlock, cgroup v2 delegation), one line each; whether the host\n"
+		     "meets the policy's \"require\" (cgroup v2, a Landlock ABI); then run\n"
+		     "python3 in a real sandbox under the policy, and give a verdict.\n"
 		     "\n"
 		     "Options:\n");
 	hb_opt(b, "--policy FILE",
@@ -1499,10 +1501,14 @@ static void help_policy_check(struct help_buf *b)
 		     "\n"
 		     "Validate the policy FILE (unknown keys, wrong types and out-of-range\n"
 		     "values are refused) and print the effective policy, every default\n"
-		     "filled in, as JSON on stdout. The schema: policies/README.md.\n"
+		     "filled in, as JSON on stdout: itself a policy file that means the\n"
+		     "same. Its \"seccomp\" lists every system call the tool may make\n"
+		     "(\"allow\") and every one that ends it (\"kill\"). Each dangerous call\n"
+		     "the policy allows (one toolcell's default kills for) gets a warning\n"
+		     "line on stderr. The schema: policies/README.md.\n"
 		     "\n"
-		     "Exit status: 0 when the policy is valid; 125 when it is not (the\n"
-		     "reason, naming the key, on stderr).\n");
+		     "Exit status: 0 when the policy is valid, warnings or not; 125 when\n"
+		     "it is not (the reason, naming the key, on stderr).\n");
 }
 
 static void help_version(struct help_buf *b)

@@ -131,10 +131,42 @@ struct ctx {
 	char *policy_path, *rootfs;
 };
 
+/* What the policy's "require" asks of this host and the host lacks:
+ * true, with why saying which and how to provide it. */
+static bool unmet_requirement(const struct ctx *c, char *why, size_t n)
+{
+	int abi;
+
+	if (c->cfg.require_cgroup2) {
+		snprintf(why, n,
+			 "%s requires cgroup v2 limits, which this build does not provide yet; use "
+			 "a policy without \"require\": {\"cgroup2\": true}",
+			 c->policy_path);
+		return true;
+	}
+	abi = c->cfg.require_landlock ? tc_host_landlock_abi() : 0;
+	if (c->cfg.require_landlock && abi < (int)c->cfg.require_landlock) {
+		if (abi > 0)
+			snprintf(why, n,
+				 "%s requires Landlock ABI %u or later; this kernel has ABI %d (a "
+				 "newer kernel has the newer ABI)",
+				 c->policy_path, c->cfg.require_landlock, abi);
+		else
+			snprintf(
+				why, n,
+				"%s requires Landlock ABI %u or later; this kernel has no Landlock "
+				"(%s): it needs Linux 5.13 or later with \"landlock\" in the lsm= "
+				"boot parameter (or CONFIG_LSM)",
+				c->policy_path, c->cfg.require_landlock, strerror(-abi));
+		return true;
+	}
+	return false;
+}
+
 static void load_config(struct ctx *c)
 {
 	struct tc_error e = { 0 };
-	char py[PATH_MAX + 32];
+	char py[PATH_MAX + 32], why[TC_ERROR_MESSAGE_MAX];
 
 	c->policy_path = c->cli.policy_path
 				 ? strdup(c->cli.policy_path)
@@ -162,11 +194,9 @@ static void load_config(struct ctx *c)
 			 "no Python rootfs at %s (%s); build it with 'cmake --build build --target "
 			 "rootfs' or pass --rootfs DIR",
 			 c->cfg.rootfs, strerror(errno));
-	if (c->cfg.require_cgroup2)
-		die_with("policy", EOPNOTSUPP,
-			 "%s requires cgroup v2 limits, which this build does not provide yet; use "
-			 "a policy without \"require\": {\"cgroup2\": true}",
-			 c->policy_path);
+	/* check reports an unmet requirement instead of stopping at it */
+	if (c->cli.verb != TC_VERB_CHECK && unmet_requirement(c, why, sizeof(why)))
+		die_with("policy", EOPNOTSUPP, "%s", why);
 }
 
 /* given as an absolute path with ".", ".." and "//" folded away by text
@@ -739,6 +769,9 @@ _Noreturn static void verb_policy_check(struct ctx *c)
 	if (json[0] && json[strlen(json) - 1] != '\n')
 		fputc('\n', stdout);
 	free(json);
+	fflush(stdout);
+	/* warnings do not make the policy invalid: it runs as written */
+	tc_policy_warnings(&c->policy, stderr);
 	exit(0);
 }
 
@@ -748,11 +781,23 @@ _Noreturn static void verb_check(struct ctx *c)
 	char *argv[] = { "python3", "-S", "-c", "pass", NULL };
 	struct tc_sandbox_result res;
 	struct tc_error e = { 0 };
+	char why[TC_ERROR_MESSAGE_MAX];
 	bool ok;
 
 	ok = tc_host_report(stdout);
 	fflush(stdout);
 	load_config(c);
+	if (unmet_requirement(c, why, sizeof(why))) {
+		printf("policy requirements: NOT MET: %s\n", why);
+		ok = false;
+	} else {
+		char ll[64] = "not required";
+		if (c->cfg.require_landlock)
+			snprintf(ll, sizeof(ll), "ABI %u or later required, ABI %d here",
+				 c->cfg.require_landlock, tc_host_landlock_abi());
+		printf("policy requirements: met (cgroup v2: %s; Landlock: %s)\n",
+		       c->cfg.require_cgroup2 ? "required, present" : "not required", ll);
+	}
 	tc_outcome_init(&c->out);
 	spec.argv = argv;
 	/* the proof: a real sandbox with this policy's settings */

@@ -12,11 +12,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "policy-internal.h"
 #include "toolcell/policy.h"
 #include "toolcell/sha256.h"
 #include "toolcell/util.h"
 
-#define STAGE		 "policy"
 #define DEFAULT_HOSTNAME "toolcell"
 #define HOSTNAME_MAX	 63
 #define WORKSPACE_INSIDE "/workspace"
@@ -24,8 +24,6 @@
 #define UID_RANGE_START	  UINT32_C(1879048192)
 #define UID_RANGE_COUNT	  UINT32_C(65536)
 #define UID_RANGE_END_MAX UINT64_C(4294967294) /* start + count; (uid_t)-1 is never valid */
-#define KEY_PATH_MAX	  128		       /* "binds[31].inside", "env.NAME" (NAME truncated) */
-#define SHOWN_STRING_MAX  48		       /* characters of a bad string quoted in a message */
 
 /* Built-in defaults: what a policy that omits a limit gets. */
 static const uint64_t limit_default[TC_LIMIT__MAX] = {
@@ -57,15 +55,18 @@ enum top_key {
 	K_BINDS,
 	K_UID_RANGE,
 	K_REQUIRE,
+	K_SECCOMP,
 	K__MAX
 };
 static const char *const top_keys[K__MAX] = { "version",  "description", "network",   "hostname",
 					      "limits",	  "max",	 "allow",     "env",
-					      "pass_env", "binds",	 "uid_range", "require" };
+					      "pass_env", "binds",	 "uid_range", "require",
+					      "seccomp" };
 static const char *const allow_keys[] = { "ro_bind", "bind", "workspace", "env", "pass_env" };
 static const char *const bind_keys[] = { "host", "inside", "writable" };
 static const char *const uid_keys[] = { "start", "count" };
-static const char *const require_keys[] = { "cgroup2" };
+static const char *const require_keys[] = { "cgroup2", "landlock" };
+#define LANDLOCK_ABI_MAX 255 /* a sanity bound on require.landlock */
 
 /* Bind targets the host side may never name: these and everything beneath
  * them, then these exactly (a home root holds every user's files). */
@@ -80,14 +81,7 @@ static const char *const inside_refused_tree[] = { "/usr",	  "/etc",   "/proc",
 						   "/tmp/pycache" };
 static const char *const inside_refused_exact[] = { "/tmp" };
 
-struct parse_ctx {
-	const char *origin;
-	struct tc_error *err;
-};
-
-static int perr(const struct parse_ctx *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int perr(const struct parse_ctx *c, const char *path, const char *fmt, ...)
+int perr(const struct parse_ctx *c, const char *path, const char *fmt, ...)
 {
 	char msg[TC_ERROR_MESSAGE_MAX];
 	va_list ap;
@@ -100,7 +94,7 @@ static int perr(const struct parse_ctx *c, const char *path, const char *fmt, ..
 	return tc_error_set(c->err, STAGE, EINVAL, "%s: %s", c->origin, msg);
 }
 
-static int oom(struct tc_error *err)
+int oom(struct tc_error *err)
 {
 	return tc_error_set(err, STAGE, ENOMEM, "out of memory");
 }
@@ -147,7 +141,7 @@ static void describe(const cJSON *v, char *buf, size_t n)
 	}
 }
 
-static int expect(const struct parse_ctx *c, const char *path, const char *what, const cJSON *v)
+int expect(const struct parse_ctx *c, const char *path, const char *what, const cJSON *v)
 {
 	char got[SHOWN_STRING_MAX + 8];
 
@@ -155,7 +149,7 @@ static int expect(const struct parse_ctx *c, const char *path, const char *what,
 	return perr(c, path, "expected %s, got %s", what, got);
 }
 
-static void path_key(char *buf, size_t n, const char *parent, const char *key)
+void path_key(char *buf, size_t n, const char *parent, const char *key)
 {
 	char k[SHOWN_STRING_MAX + 4];
 
@@ -269,8 +263,8 @@ static int json_prescan(const struct parse_ctx *c, const char *json, size_t len)
 
 /* Collect the members of an object whose keys are fixed: ret[i] is the
  * member named keys[i] or NULL. Unknown and repeated keys are refused. */
-static int object_fields(const struct parse_ctx *c, const cJSON *obj, const char *path,
-			 const char *const *keys, size_t n_keys, const cJSON **ret)
+int object_fields(const struct parse_ctx *c, const cJSON *obj, const char *path,
+		  const char *const *keys, size_t n_keys, const cJSON **ret)
 {
 	char sub[KEY_PATH_MAX], known[TC_ERROR_MESSAGE_MAX];
 	const cJSON *it;
@@ -754,9 +748,32 @@ static int parse_all_limits(const struct parse_ctx *c, const cJSON *limits, cons
 	return 0;
 }
 
+/* "require": what the host must have. landlock is false, true (any ABI)
+ * or the lowest ABI number. */
+static int parse_require(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
+{
+	const cJSON *f[TC_ARRAY_SIZE(require_keys)];
+	uint64_t abi = 0;
+	int r;
+
+	r = object_fields(c, obj, "require", require_keys, TC_ARRAY_SIZE(require_keys), f);
+	if (r >= 0)
+		r = parse_bool(c, "require.cgroup2", f[0], &p->require_cgroup2);
+	if (r < 0 || !f[1])
+		return r;
+	if (cJSON_IsBool(f[1]))
+		abi = cJSON_IsTrue(f[1]) ? 1 : 0;
+	else if (number_whole(f[1], &abi) < 0 || abi > LANDLOCK_ABI_MAX)
+		return expect(c, "require.landlock",
+			      "false, true (any Landlock ABI) or the lowest ABI number, 1 to 255",
+			      f[1]);
+	p->require_landlock = (unsigned)abi;
+	return 0;
+}
+
 static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct tc_policy *p)
 {
-	const cJSON *f[K__MAX], *req[TC_ARRAY_SIZE(require_keys)];
+	const cJSON *f[K__MAX];
 	int r;
 
 	r = object_fields(c, root, NULL, top_keys, K__MAX, f);
@@ -791,14 +808,9 @@ static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct
 	p->uid_count = UID_RANGE_COUNT;
 	if (f[K_UID_RANGE] && (r = parse_uid_range(c, f[K_UID_RANGE], p)) < 0)
 		return r;
-	if (f[K_REQUIRE]) {
-		r = object_fields(c, f[K_REQUIRE], "require", require_keys,
-				  TC_ARRAY_SIZE(require_keys), req);
-		if (r < 0 ||
-		    (r = parse_bool(c, "require.cgroup2", req[0], &p->require_cgroup2)) < 0)
-			return r;
-	}
-	return 0;
+	if (f[K_REQUIRE] && (r = parse_require(c, f[K_REQUIRE], p)) < 0)
+		return r;
+	return parse_seccomp(c, f[K_SECCOMP], p);
 }
 
 int tc_policy_parse(const char *json, size_t len, const char *origin, struct tc_policy *ret,
@@ -912,7 +924,7 @@ static cJSON *limit_to_json(enum tc_limit_id id, uint64_t v)
 
 /* Add item to obj (or to the array obj when name is NULL); false and item
  * freed when either is missing. */
-static bool add(cJSON *obj, const char *name, cJSON *item)
+bool json_add(cJSON *obj, const char *name, cJSON *item)
 {
 	if (!obj || !item ||
 	    !(name ? cJSON_AddItemToObject(obj, name, item) : cJSON_AddItemToArray(obj, item))) {
@@ -928,7 +940,7 @@ static cJSON *limits_to_json(const uint64_t *v)
 	size_t i;
 
 	for (i = 0; o && i < TC_LIMIT__MAX; i++) {
-		if (!add(o, tc_limit_info[i].name, limit_to_json((enum tc_limit_id)i, v[i]))) {
+		if (!json_add(o, tc_limit_info[i].name, limit_to_json((enum tc_limit_id)i, v[i]))) {
 			cJSON_Delete(o);
 			return NULL;
 		}
@@ -943,37 +955,41 @@ static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 	cJSON *o, *a, *b;
 	size_t i;
 
-	if (!add(root, "allow", o = cJSON_CreateObject()))
+	if (!json_add(root, "allow", o = cJSON_CreateObject()))
 		return NULL;
 	for (i = 0; i < TC_ARRAY_SIZE(allow_keys); i++)
-		if (!add(o, allow_keys[i], cJSON_CreateBool(allow[i])))
+		if (!json_add(o, allow_keys[i], cJSON_CreateBool(allow[i])))
 			return NULL;
-	if (!add(root, "env", o = cJSON_CreateObject()))
+	if (!json_add(root, "env", o = cJSON_CreateObject()))
 		return NULL;
 	for (i = 0; i < p->n_env; i++) {
 		const char *eq = strchr(p->env[i], '=');
 		_cleanup_free_ char *name = strndup(p->env[i], (size_t)(eq - p->env[i]));
-		if (!name || !add(o, name, cJSON_CreateString(eq + 1)))
+		if (!name || !json_add(o, name, cJSON_CreateString(eq + 1)))
 			return NULL;
 	}
-	if (!add(root, "pass_env", a = cJSON_CreateArray()))
+	if (!json_add(root, "pass_env", a = cJSON_CreateArray()))
 		return NULL;
 	for (i = 0; i < p->n_pass_env; i++)
-		if (!add(a, NULL, cJSON_CreateString(p->pass_env[i])))
+		if (!json_add(a, NULL, cJSON_CreateString(p->pass_env[i])))
 			return NULL;
-	if (!add(root, "binds", a = cJSON_CreateArray()))
+	if (!json_add(root, "binds", a = cJSON_CreateArray()))
 		return NULL;
 	for (i = 0; i < p->n_binds; i++)
-		if (!add(a, NULL, b = cJSON_CreateObject()) ||
-		    !add(b, "host", cJSON_CreateString(p->binds[i].host)) ||
-		    !add(b, "inside", cJSON_CreateString(p->binds[i].inside)) ||
-		    !add(b, "writable", cJSON_CreateBool(p->binds[i].writable)))
+		if (!json_add(a, NULL, b = cJSON_CreateObject()) ||
+		    !json_add(b, "host", cJSON_CreateString(p->binds[i].host)) ||
+		    !json_add(b, "inside", cJSON_CreateString(p->binds[i].inside)) ||
+		    !json_add(b, "writable", cJSON_CreateBool(p->binds[i].writable)))
 			return NULL;
-	if (!add(root, "uid_range", o = cJSON_CreateObject()) ||
-	    !add(o, "start", cJSON_CreateNumber(p->uid_base)) ||
-	    !add(o, "count", cJSON_CreateNumber(p->uid_count)) ||
-	    !add(root, "require", o = cJSON_CreateObject()) ||
-	    !add(o, "cgroup2", cJSON_CreateBool(p->require_cgroup2)))
+	if (!json_add(root, "uid_range", o = cJSON_CreateObject()) ||
+	    !json_add(o, "start", cJSON_CreateNumber(p->uid_base)) ||
+	    !json_add(o, "count", cJSON_CreateNumber(p->uid_count)) ||
+	    !json_add(root, "require", o = cJSON_CreateObject()) ||
+	    !json_add(o, "cgroup2", cJSON_CreateBool(p->require_cgroup2)) ||
+	    !json_add(o, "landlock",
+		      p->require_landlock ? cJSON_CreateNumber(p->require_landlock)
+					  : cJSON_CreateBool(false)) ||
+	    !json_add(root, "seccomp", seccomp_to_json(&p->syscalls)))
 		return NULL;
 	return root;
 }
@@ -983,12 +999,12 @@ char *tc_policy_to_json(const struct tc_policy *p)
 	cJSON *root = cJSON_CreateObject();
 	char *printed, *out = NULL;
 
-	if (!add(root, "version", cJSON_CreateNumber(1)) ||
-	    !add(root, "network", cJSON_CreateString("none")) ||
-	    !add(root, "hostname",
-		 cJSON_CreateString(p->hostname ? p->hostname : DEFAULT_HOSTNAME)) ||
-	    !add(root, "limits", limits_to_json(p->limit)) ||
-	    !add(root, "max", limits_to_json(p->limit_max)) || !rest_to_json(p, root)) {
+	if (!json_add(root, "version", cJSON_CreateNumber(1)) ||
+	    !json_add(root, "network", cJSON_CreateString("none")) ||
+	    !json_add(root, "hostname",
+		      cJSON_CreateString(p->hostname ? p->hostname : DEFAULT_HOSTNAME)) ||
+	    !json_add(root, "limits", limits_to_json(p->limit)) ||
+	    !json_add(root, "max", limits_to_json(p->limit_max)) || !rest_to_json(p, root)) {
 		cJSON_Delete(root);
 		return NULL;
 	}
@@ -1257,6 +1273,8 @@ static int apply_all(const struct tc_policy *p, const struct tc_overrides *o, ch
 	ret->uid_base = p->uid_base;
 	ret->uid_count = p->uid_count;
 	ret->require_cgroup2 = p->require_cgroup2;
+	ret->require_landlock = p->require_landlock;
+	ret->syscalls = p->syscalls;
 	return 0;
 }
 

@@ -359,6 +359,53 @@ static const char *const killed[] = {
 	"modify_ldt",
 };
 
+/* Calls a policy may never allow: they undo the sandbox itself (mounts,
+ * namespaces, the root), step around the syscall filter (ptrace,
+ * io_uring, another process's memory or descriptors) or reach the kernel's
+ * own state. Each with the reason a refusal names. */
+static const struct {
+	const char *name, *why;
+} never[] = {
+	{ "mount", "it changes the sandbox's file system" },
+	{ "umount2", "it changes the sandbox's file system" },
+	{ "pivot_root", "it changes the sandbox's file system" },
+	{ "chroot", "it changes the sandbox's file system" },
+	{ "fsopen", "it changes the sandbox's file system" },
+	{ "fsconfig", "it changes the sandbox's file system" },
+	{ "fsmount", "it changes the sandbox's file system" },
+	{ "fspick", "it changes the sandbox's file system" },
+	{ "move_mount", "it changes the sandbox's file system" },
+	{ "open_tree", "it changes the sandbox's file system" },
+	{ "mount_setattr", "it changes the sandbox's file system" },
+	{ "unshare", "it makes namespaces (a new user namespace gives back capabilities)" },
+	{ "setns", "it joins other namespaces" },
+	{ "ptrace", "a traced process steps around the syscall filter" },
+	{ "process_vm_readv", "it reads another process's memory" },
+	{ "process_vm_writev", "it writes another process's memory" },
+	{ "pidfd_getfd", "it takes another process's descriptors" },
+	{ "io_uring_setup", "io_uring runs file and socket operations the filter never sees" },
+	{ "io_uring_enter", "io_uring runs file and socket operations the filter never sees" },
+	{ "io_uring_register", "io_uring runs file and socket operations the filter never sees" },
+	{ "bpf", "it loads programs into the kernel" },
+	{ "kexec_load", "it replaces the running kernel" },
+	{ "kexec_file_load", "it replaces the running kernel" },
+	{ "init_module", "it loads kernel modules" },
+	{ "finit_module", "it loads kernel modules" },
+	{ "delete_module", "it unloads kernel modules" },
+	{ "reboot", "it stops the machine" },
+	{ "open_by_handle_at", "it opens files by handle, around the mount namespace" },
+	{ "iopl", "it reaches I/O ports" },
+	{ "ioperm", "it reaches I/O ports" },
+};
+
+/* What toolcell itself calls once the filter is loaded: the tool's last
+ * steps before execve, and the init's loop. A policy cannot take these
+ * away without hanging its own sandbox. */
+static const char *const required[] = {
+	"execve",	"sendmsg",	   "close", "exit_group", "exit",
+	"rt_sigreturn", "rt_sigtimedwait", "wait4", "kill",	  "restart_syscall",
+};
+
 /* namespaces and other clone flags a tool has no business with */
 #define TC_CLONE_REFUSED                                                                           \
 	((uint64_t)(CLONE_NEWNS | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |     \
@@ -366,90 +413,175 @@ static const char *const killed[] = {
 
 static const int socket_families[] = { AF_UNIX, AF_INET, AF_INET6 };
 
-static int add(scmp_filter_ctx c, uint32_t action, const char *name, unsigned n_args,
-	       const struct scmp_arg_cmp *args, struct tc_error *err)
+/* Calls allowed only with some arguments; the rules are toolcell's, not
+ * the policy's: a policy allows or refuses the call as a whole. */
+static const struct {
+	const char *name, *rule;
+} ruled[] = {
+	{ "clone", "without namespace flags" },
+	{ "clone3",
+	  "answers ENOSYS (its flags are out of the filter's reach), so libc uses clone" },
+	{ "ioctl", "not TIOCSTI or TIOCLINUX (EPERM), compared on the low 32 bits" },
+	{ "socket", "AF_UNIX, AF_INET and AF_INET6 only" },
+	{ "socketpair", "AF_UNIX, AF_INET and AF_INET6 only" },
+	{ "flock", "without LOCK_EX" },
+	{ "mknod", "FIFOs, regular files and sockets; never devices" },
+	{ "mknodat", "FIFOs, regular files and sockets; never devices" },
+};
+
+static void bit_set(uint64_t *set, int nr)
+{
+	if (nr >= 0 && nr < TC_SYSCALL_MAX)
+		set[nr / 64] |= 1ull << (nr % 64);
+}
+
+bool tc_syscall_in(const uint64_t *set, int nr)
+{
+	return nr >= 0 && nr < TC_SYSCALL_MAX && (set[nr / 64] >> (nr % 64)) & 1;
+}
+
+int tc_syscall_resolve(const char *name)
 {
 	int nr = seccomp_syscall_resolve_name(name);
-	int r;
 
-	if (nr == __NR_SCMP_ERROR)
-		return 0; /* not on this architecture */
-	r = seccomp_rule_add_array(c, action, nr, n_args, args);
-	if (r < 0)
+	return nr >= 0 && nr < TC_SYSCALL_MAX ? nr : -1;
+}
+
+void tc_syscall_policy_default(struct tc_syscall_policy *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	for (size_t i = 0; i < TC_ARRAY_SIZE(allowed); i++)
+		bit_set(ret->allow, tc_syscall_resolve(allowed[i]));
+	for (size_t i = 0; i < TC_ARRAY_SIZE(ruled); i++)
+		bit_set(ret->allow, tc_syscall_resolve(ruled[i].name));
+	for (size_t i = 0; i < TC_ARRAY_SIZE(killed); i++)
+		bit_set(ret->kill, tc_syscall_resolve(killed[i]));
+}
+
+bool tc_syscall_is_dangerous(int nr)
+{
+	for (size_t i = 0; i < TC_ARRAY_SIZE(killed); i++)
+		if (tc_syscall_resolve(killed[i]) == nr)
+			return true;
+	return false;
+}
+
+const char *tc_syscall_never(int nr)
+{
+	for (size_t i = 0; i < TC_ARRAY_SIZE(never); i++)
+		if (tc_syscall_resolve(never[i].name) == nr)
+			return never[i].why;
+	return NULL;
+}
+
+bool tc_syscall_is_required(int nr)
+{
+	for (size_t i = 0; i < TC_ARRAY_SIZE(required); i++)
+		if (tc_syscall_resolve(required[i]) == nr)
+			return true;
+	return false;
+}
+
+const char *tc_syscall_rule(int nr)
+{
+	for (size_t i = 0; i < TC_ARRAY_SIZE(ruled); i++)
+		if (tc_syscall_resolve(ruled[i].name) == nr)
+			return ruled[i].rule;
+	return NULL;
+}
+
+static int add(scmp_filter_ctx c, uint32_t action, int nr, unsigned n_args,
+	       const struct scmp_arg_cmp *args, struct tc_error *err)
+{
+	int r = seccomp_rule_add_array(c, action, nr, n_args, args);
+
+	if (r < 0) {
+		char name[32];
+		tc_seccomp_name(nr, name, sizeof(name));
 		return tc_error_errno(err, "seccomp", -r, "cannot add the %s rule", name);
+	}
 	return 0;
 }
 
-static int add_rules(scmp_filter_ctx c, struct tc_seccomp *f, struct tc_error *err)
+/* The rules of one ruled call (see ruled[]). */
+static int add_ruled(scmp_filter_ctx c, int nr, struct tc_error *err)
 {
 	int r = 0;
 
-	for (size_t i = 0; i < TC_ARRAY_SIZE(allowed) && r >= 0; i++, f->n_allowed++)
-		r = add(c, SCMP_ACT_ALLOW, allowed[i], 0, NULL, err);
-	/* the killed calls go to the default action (notify), and the
-	 * supervisor ends the sandbox for them; mark which */
-	for (size_t i = 0; i < TC_ARRAY_SIZE(killed); i++) {
-		int nr = seccomp_syscall_resolve_name(killed[i]);
+	if (nr == SYS_clone) {
+		/* without namespace flags (glibc's fork and pthread_create) */
+		struct scmp_arg_cmp a = SCMP_A0_64(SCMP_CMP_MASKED_EQ, TC_CLONE_REFUSED, 0);
+		return add(c, SCMP_ACT_ALLOW, nr, 1, &a, err);
+	}
+	if (nr == SYS_clone3)
+		/* clone3 hides its flags in memory a filter cannot read:
+		 * ENOSYS, and glibc falls back to clone */
+		return add(c, SCMP_ACT_ERRNO(ENOSYS), nr, 0, NULL, err);
+	if (nr == SYS_ioctl) {
+		/* the kernel reads the command as 32 bits, so a filter that
+		 * compares 64 lets TIOCSTI | (1 << 32) through. TIOCSTI and
+		 * TIOCLINUX are refused on their low 32 bits whatever the high
+		 * ones; every other 32-bit command passes; a command with high
+		 * bits set is no honest program's and goes to the default
+		 * action. The refusals overlap the allowance and win
+		 * (tests/integration/seccomp.bats holds that). */
+		for (size_t i = 0; i < 2 && r >= 0; i++) {
+			struct scmp_arg_cmp eq = SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffffull,
+							    i ? TIOCLINUX : TIOCSTI);
+			r = add(c, SCMP_ACT_ERRNO(EPERM), nr, 1, &eq, err);
+		}
+		struct scmp_arg_cmp low = SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffff00000000ull, 0);
+		return r < 0 ? r : add(c, SCMP_ACT_ALLOW, nr, 1, &low, err);
+	}
+	if (nr == SYS_socket || nr == SYS_socketpair) {
+		/* local and loopback families only */
+		for (size_t i = 0; i < TC_ARRAY_SIZE(socket_families) && r >= 0; i++) {
+			struct scmp_arg_cmp a =
+				SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)socket_families[i]);
+			r = add(c, SCMP_ACT_ALLOW, nr, 1, &a, err);
+		}
+		return r;
+	}
+	if (nr == SYS_flock) {
+		/* never LOCK_EX: the rootfs and read-only binds are the same
+		 * host inodes in every sandbox, so an exclusive lock on one
+		 * would be a channel between sandboxes and could block the
+		 * host. Shared locks never conflict; fcntl locks on a
+		 * read-only file can only be read locks. */
+		struct scmp_arg_cmp no_ex = SCMP_A1_32(SCMP_CMP_MASKED_EQ, LOCK_EX, 0);
+		return add(c, SCMP_ACT_ALLOW, nr, 1, &no_ex, err);
+	}
+	if (nr == SYS_mknod || nr == SYS_mknodat) {
+		/* FIFOs, regular files and sockets; never devices */
+		static const uint32_t kinds[] = { S_IFIFO, S_IFREG, S_IFSOCK };
+		for (size_t i = 0; i < TC_ARRAY_SIZE(kinds) && r >= 0; i++) {
+			struct scmp_arg_cmp a =
+				nr == SYS_mknod ? SCMP_A1_32(SCMP_CMP_MASKED_EQ, S_IFMT, kinds[i])
+						: SCMP_A2_32(SCMP_CMP_MASKED_EQ, S_IFMT, kinds[i]);
+			r = add(c, SCMP_ACT_ALLOW, nr, 1, &a, err);
+		}
+		return r;
+	}
+	return add(c, SCMP_ACT_ALLOW, nr, 0, NULL, err);
+}
 
-		if (nr >= 0 && nr < TC_SYSCALL_MAX) {
-			f->kill[nr / 64] |= 1ull << (nr % 64);
+static int add_rules(scmp_filter_ctx c, const struct tc_syscall_policy *sp, struct tc_seccomp *f,
+		     struct tc_error *err)
+{
+	int r = 0;
+
+	for (int nr = 0; nr < TC_SYSCALL_MAX && r >= 0; nr++) {
+		if (tc_syscall_in(sp->allow, nr)) {
+			r = add_ruled(c, nr, err);
+			f->n_allowed++;
+		} else if (sp->kill_others || tc_syscall_in(sp->kill, nr)) {
+			/* the killed calls go to the default action (notify),
+			 * and the supervisor ends the sandbox for them */
+			bit_set(f->kill, nr);
 			f->n_kill++;
 		}
 	}
-	/* clone without namespace flags (glibc's fork and pthread_create) */
-	{
-		struct scmp_arg_cmp a = SCMP_A0_64(SCMP_CMP_MASKED_EQ, TC_CLONE_REFUSED, 0);
-		if (r >= 0)
-			r = add(c, SCMP_ACT_ALLOW, "clone", 1, &a, err);
-	}
-	/* clone3 hides its flags in memory a filter cannot read: ENOSYS, and
-	 * glibc falls back to clone */
-	if (r >= 0)
-		r = add(c, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL, err);
-	/* ioctl: the kernel reads the command as 32 bits, so a filter that
-	 * compares 64 lets TIOCSTI | (1 << 32) through. TIOCSTI and TIOCLINUX
-	 * are refused on their low 32 bits whatever the high ones; every other
-	 * 32-bit command passes; a command with high bits set is no honest
-	 * program's and goes to the default action. The refusals overlap the
-	 * allowance and win (tests/integration/seccomp.bats holds that). */
-	for (size_t i = 0; i < 2 && r >= 0; i++) {
-		struct scmp_arg_cmp eq =
-			SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffffull, i ? TIOCLINUX : TIOCSTI);
-		r = add(c, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &eq, err);
-	}
-	{
-		struct scmp_arg_cmp low = SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffff00000000ull, 0);
-		if (r >= 0)
-			r = add(c, SCMP_ACT_ALLOW, "ioctl", 1, &low, err);
-	}
-	/* sockets: local and loopback families only */
-	for (size_t i = 0; i < TC_ARRAY_SIZE(socket_families) && r >= 0; i++) {
-		struct scmp_arg_cmp a = SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)socket_families[i]);
-		r = add(c, SCMP_ACT_ALLOW, "socket", 1, &a, err);
-		if (r >= 0)
-			r = add(c, SCMP_ACT_ALLOW, "socketpair", 1, &a, err);
-	}
-	/* flock, but never LOCK_EX: the rootfs and read-only binds are the
-	 * same host inodes in every sandbox, so an exclusive lock on one would
-	 * be a channel between sandboxes and could block the host. Shared
-	 * locks never conflict; fcntl locks on a read-only file can only be
-	 * read locks. */
-	{
-		struct scmp_arg_cmp no_ex = SCMP_A1_32(SCMP_CMP_MASKED_EQ, LOCK_EX, 0);
-		if (r >= 0)
-			r = add(c, SCMP_ACT_ALLOW, "flock", 1, &no_ex, err);
-	}
-	/* FIFOs, regular files and sockets by mknod; never devices */
-	{
-		static const uint32_t kinds[] = { S_IFIFO, S_IFREG, S_IFSOCK };
-		for (size_t i = 0; i < TC_ARRAY_SIZE(kinds) && r >= 0; i++) {
-			struct scmp_arg_cmp a = SCMP_A1_32(SCMP_CMP_MASKED_EQ, S_IFMT, kinds[i]);
-			struct scmp_arg_cmp b = SCMP_A2_32(SCMP_CMP_MASKED_EQ, S_IFMT, kinds[i]);
-			r = add(c, SCMP_ACT_ALLOW, "mknod", 1, &a, err);
-			if (r >= 0)
-				r = add(c, SCMP_ACT_ALLOW, "mknodat", 1, &b, err);
-		}
-	}
+	f->kill_others = sp->kill_others;
 	return r;
 }
 
@@ -480,12 +612,16 @@ static int export(scmp_filter_ctx c, struct tc_seccomp *f, struct tc_error *err)
 	return 0;
 }
 
-int tc_seccomp_prepare(struct tc_seccomp *ret, struct tc_error *err)
+int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,
+		       struct tc_error *err)
 {
 	const struct tc_seccomp_prebuilt *pb = &tc_seccomp_prebuilt;
 
-	if (!pb)
-		return tc_seccomp_compile(ret, err);
+	/* the build-time copy serves the default lists only */
+	if (!pb || memcmp(pb->policy.allow, sp->allow, sizeof(sp->allow)) ||
+	    memcmp(pb->policy.kill, sp->kill, sizeof(sp->kill)) ||
+	    pb->policy.kill_others != sp->kill_others)
+		return tc_seccomp_compile(sp, ret, err);
 	memset(ret, 0, sizeof(*ret));
 	ret->prog = malloc(pb->len * sizeof(struct sock_filter));
 	if (!ret->prog)
@@ -498,7 +634,8 @@ int tc_seccomp_prepare(struct tc_seccomp *ret, struct tc_error *err)
 	return 0;
 }
 
-int tc_seccomp_compile(struct tc_seccomp *ret, struct tc_error *err)
+int tc_seccomp_compile(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,
+		       struct tc_error *err)
 {
 	scmp_filter_ctx c;
 	int r;
@@ -512,7 +649,7 @@ int tc_seccomp_compile(struct tc_seccomp *ret, struct tc_error *err)
 	if (r < 0)
 		tc_error_errno(err, "seccomp", -r, "cannot set the bad-architecture action");
 	if (r >= 0)
-		r = add_rules(c, ret, err);
+		r = add_rules(c, sp, ret, err);
 	if (r >= 0)
 		r = export(c, ret, err);
 	seccomp_release(c);
@@ -561,7 +698,7 @@ int tc_seccomp_enter(const struct tc_seccomp *f, bool listen, struct tc_error *e
 
 bool tc_seccomp_is_kill(const struct tc_seccomp *f, int nr)
 {
-	return nr >= 0 && nr < TC_SYSCALL_MAX && (f->kill[nr / 64] >> (nr % 64)) & 1;
+	return f->kill_others || tc_syscall_in(f->kill, nr);
 }
 
 int tc_seccomp_refusal(int nr)

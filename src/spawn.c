@@ -347,9 +347,13 @@ static void fill_syscalls(const struct run *r, const struct tc_supervisor *s, st
 {
 	static char mode[96];
 
-	snprintf(mode, sizeof(mode),
-		 "filter: %u calls allowed, %u end the tool, any other answers ENOSYS",
-		 r->filter.n_allowed, r->filter.n_kill);
+	if (r->filter.kill_others)
+		snprintf(mode, sizeof(mode), "filter: %u calls allowed, any other ends the tool",
+			 r->filter.n_allowed);
+	else
+		snprintf(mode, sizeof(mode),
+			 "filter: %u calls allowed, %u end the tool, any other answers ENOSYS",
+			 r->filter.n_allowed, r->filter.n_kill);
 	o->seccomp = mode;
 	if (s->denied_nr >= 0) {
 		o->has_denied_syscall = true;
@@ -498,7 +502,7 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	/* the filter is needed only at the tool's last step: compile it now,
 	 * while the child builds its file system */
 	if (ret >= 0)
-		ret = tc_seccomp_prepare(&r.filter, err);
+		ret = tc_seccomp_prepare(&spec->cfg->syscalls, &r.filter, err);
 	if (ret >= 0 && tc_seccomp_send(&r.filter, r.filter_pipe[1]) < 0)
 		ret = tc_error_errno(err, "seccomp", EPIPE, "the sandbox died while starting");
 	tc_closep(&r.filter_pipe[1]);

@@ -8,10 +8,12 @@
 
 int main(void)
 {
+	struct tc_syscall_policy sp;
 	struct tc_seccomp f;
 	struct tc_error e = { 0 };
 
-	if (tc_seccomp_compile(&f, &e) < 0) {
+	tc_syscall_policy_default(&sp);
+	if (tc_seccomp_compile(&sp, &f, &e) < 0) {
 		fprintf(stderr, "filtergen: %s\n", e.message);
 		return 1;
 	}
@@ -23,6 +25,13 @@ int main(void)
 		printf("\t{ 0x%04x, %u, %u, 0x%08" PRIx32 " },\n", f.prog[i].code, f.prog[i].jt,
 		       f.prog[i].jf, (uint32_t)f.prog[i].k);
 	printf("};\n\nconst struct tc_seccomp_prebuilt tc_seccomp_prebuilt = {\n"
+	       "\t.policy = {\n\t\t.allow = {");
+	for (size_t i = 0; i < TC_SYSCALL_MAX / 64; i++)
+		printf("%s0x%016" PRIx64 "ull", i ? ", " : " ", sp.allow[i]);
+	printf(" },\n\t\t.kill = {");
+	for (size_t i = 0; i < TC_SYSCALL_MAX / 64; i++)
+		printf("%s0x%016" PRIx64 "ull", i ? ", " : " ", sp.kill[i]);
+	printf(" },\n\t},\n"
 	       "\t.len = %u,\n\t.prog = prog,\n\t.n_allowed = %u,\n\t.n_kill = %u,\n\t.kill = {",
 	       f.len, f.n_allowed, f.n_kill);
 	for (size_t i = 0; i < TC_SYSCALL_MAX / 64; i++)

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "toolcell/seccomp.h"
+
 /* Named limits on untrusted input and on the command line. */
 #define TC_MAX_BINDS	   32	      /* --ro-bind + --bind + policy binds, together */
 #define TC_MAX_ENV	   64	      /* --env + --pass-env + policy env, together */
@@ -91,6 +93,8 @@ struct tc_config {
 	uint32_t uid_base;  /* host-root mode: first host uid/gid of the pool */
 	uint32_t uid_count; /* number of host uids in the pool (pairs = count / 2) */
 	bool require_cgroup2;
+	unsigned require_landlock;	   /* lowest Landlock ABI; 0: not required */
+	struct tc_syscall_policy syscalls; /* the policy's syscall lists */
 };
 
 /* Free everything cfg owns and zero it. Accepts a zeroed struct. */

@@ -5,6 +5,8 @@
 #ifndef TOOLCELL_POLICY_H
 #define TOOLCELL_POLICY_H
 
+#include <stdio.h>
+
 #include "toolcell/config.h"
 #include "toolcell/error.h"
 
@@ -27,6 +29,8 @@ struct tc_policy {
 	char *hostname;
 	uint32_t uid_base, uid_count;
 	bool require_cgroup2;
+	unsigned require_landlock;	   /* lowest Landlock ABI the host must have; 0: none */
+	struct tc_syscall_policy syscalls; /* the "seccomp" section, resolved */
 	/* network is always "none" in this version; other values are refused. */
 };
 
@@ -52,6 +56,10 @@ int tc_policy_apply(const struct tc_policy *p, const struct tc_overrides *o, cha
 /* The effective policy as a JSON document (heap string, caller frees), as
  * `toolcell policy check` prints it. NULL on allocation failure. */
 char *tc_policy_to_json(const struct tc_policy *p);
+
+/* Print to out one warning line per dangerous thing the policy allows (a
+ * system call toolcell's default ends the tool for); returns how many. */
+size_t tc_policy_warnings(const struct tc_policy *p, FILE *out);
 
 void tc_policy_release(struct tc_policy *p);
 

@@ -18,20 +18,54 @@
 
 #include "toolcell/error.h"
 
-#define TC_SYSCALL_MAX 1024 /* syscall numbers the kill set covers */
+#define TC_SYSCALL_MAX 1024 /* syscall numbers the sets cover */
 #define TC_FILTER_MAX  4096 /* instructions of a filter the child accepts */
+
+/* What a policy's "seccomp" section resolves to: bit sets of syscall
+ * numbers. A call in allow is allowed (with toolcell's argument rules for
+ * the calls that have them); a call in kill, or any other call when
+ * kill_others, ends the tool; any other answers ENOSYS and is counted. */
+struct tc_syscall_policy {
+	uint64_t allow[TC_SYSCALL_MAX / 64];
+	uint64_t kill[TC_SYSCALL_MAX / 64];
+	bool kill_others;
+};
 
 struct tc_seccomp {
 	struct sock_filter *prog;	    /* the exported program; owned */
 	unsigned short len;		    /* instructions */
 	uint64_t kill[TC_SYSCALL_MAX / 64]; /* bit set: numbers that end the tool */
+	bool kill_others;		    /* every call off the list ends the tool */
 	unsigned n_allowed, n_kill;	    /* for the record */
 };
+
+/* The built-in lists: toolcell's default allow-list and kill set. */
+void tc_syscall_policy_default(struct tc_syscall_policy *ret);
+
+/* nr in a bit set of syscall numbers (false out of range). */
+bool tc_syscall_in(const uint64_t *set, int nr);
+
+/* The native x86_64 number of a syscall's name, or -1 when unknown. */
+int tc_syscall_resolve(const char *name);
+
+/* nr is on the built-in kill list: a policy that allows it gets a warning. */
+bool tc_syscall_is_dangerous(int nr);
+
+/* Why a policy may never allow nr ("it joins other namespaces"), or NULL. */
+const char *tc_syscall_never(int nr);
+
+/* nr is one toolcell itself makes under the filter (execve, sendmsg, ...):
+ * a policy cannot take it off the list. */
+bool tc_syscall_is_required(int nr);
+
+/* The argument rule toolcell applies to nr when allowed, or NULL. */
+const char *tc_syscall_rule(int nr);
 
 /* The filter compiled at build time (tools/filtergen.c writes it from the
  * same rule lists); linked into the toolcell binary, absent (a weak
  * symbol) in the library's own tests, which compile at run time. */
 struct tc_seccomp_prebuilt {
+	struct tc_syscall_policy policy; /* the lists it was compiled from */
 	unsigned short len;
 	const struct sock_filter *prog;
 	uint64_t kill[TC_SYSCALL_MAX / 64];
@@ -39,12 +73,15 @@ struct tc_seccomp_prebuilt {
 };
 extern const struct tc_seccomp_prebuilt tc_seccomp_prebuilt __attribute__((weak));
 
-/* Parent: the filter, from the build-time copy when there is one (free),
- * else compiled with libseccomp (about 0.8 ms). */
-int tc_seccomp_prepare(struct tc_seccomp *ret, struct tc_error *err);
+/* Parent: the filter for sp, from the build-time copy when sp is the
+ * default lists and there is one (free), else compiled with libseccomp
+ * (about 0.8 ms). */
+int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,
+		       struct tc_error *err);
 
-/* Compile the filter with libseccomp, ignoring any build-time copy. */
-int tc_seccomp_compile(struct tc_seccomp *ret, struct tc_error *err);
+/* Compile the filter for sp with libseccomp, ignoring any build-time copy. */
+int tc_seccomp_compile(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,
+		       struct tc_error *err);
 
 /* Parent: send the compiled program down fd (a pipe the child reads with
  * tc_seccomp_receive): its length, then its instructions. */

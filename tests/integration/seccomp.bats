@@ -149,3 +149,119 @@ subprocess.run([sys.executable, '-c', 'pass'])"
 	run /usr/bin/python3 -I -c "import json; r = json.load(open('$T/r.json')); print(r['isolation']['seccomp'].split(':')[0], r['denied_syscalls'])"
 	[ "$output" = "filter {}" ]
 }
+
+# ------------------------------------------------- the policy's seccomp section
+
+# policy JSON: write a policy file with the given body
+policy() {
+	printf '{"version": 1, %s}\n' "$1" >"$T/p.json"
+	chmod 644 "$T/p.json"
+}
+
+@test "policy seccomp.remove: the call answers ENOSYS and is counted" {
+	policy '"seccomp": {"remove": ["getcpu"]}'
+	run "$TOOLCELL" python --policy "$T/p.json" --result "$T/r.json" -c "
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+print(libc.syscall(309, 0, 0, 0), errno.errorcode[ctypes.get_errno()])"
+	[ "$status" -eq 0 ]
+	[ "$output" = "-1 ENOSYS" ]
+	[ "$(key denied_syscalls)" = '{"getcpu": 1}' ]
+	# and the default policy allows it
+	run "$TOOLCELL" python --result "$T/r.json" -c "
+import ctypes
+print(ctypes.CDLL(None).syscall(309, 0, 0, 0))"
+	[ "$output" = "0" ]
+	[ "$(key denied_syscalls)" = '{}' ]
+}
+
+@test "policy seccomp.otherwise kill: a call off the list ends the tool and is named" {
+	policy '"seccomp": {"otherwise": "kill"}'
+	run "$TOOLCELL" python --policy "$T/p.json" --result "$T/r.json" -c "
+import ctypes
+print('before', flush=True)
+ctypes.CDLL(None).syscall(252, 1, 0)
+print('SURVIVED')"
+	[ "$status" -eq 137 ]
+	[[ "$output" == *before* ]]
+	[[ "$output" != *SURVIVED* ]]
+	[[ "$output" == *"toolcell: the tool made a forbidden system call (ioprio_get, number 252)"* ]]
+	[ "$(key status)" = '"syscall_denied"' ]
+	[ "$(key denied_syscall)" = '{"name": "ioprio_get", "nr": 252}' ]
+	[ "$(/usr/bin/python3 -I -c "import json; print(json.load(open('$T/r.json'))['isolation']['seccomp'])")" = "filter: 264 calls allowed, any other ends the tool" ]
+}
+
+@test "policy seccomp.kill: a named call ends the tool instead of answering ENOSYS" {
+	policy '"seccomp": {"kill": ["ioprio_set"]}'
+	run "$TOOLCELL" python --policy "$T/p.json" --result "$T/r.json" -c "
+import ctypes
+libc = ctypes.CDLL(None)
+print(libc.syscall(252, 1, 0), flush=True)
+libc.syscall(251, 1, 0, 0)
+print('SURVIVED')"
+	[ "$status" -eq 137 ]
+	[[ "$output" == "-1"* ]]
+	[[ "$output" != *SURVIVED* ]]
+	[ "$(key denied_syscall)" = '{"name": "ioprio_set", "nr": 251}' ]
+	[ "$(key denied_syscalls)" = '{"ioprio_get": 1}' ]
+}
+
+@test "policy seccomp.add: a dangerous call is allowed (the kernel answers) and policy check warns" {
+	policy '"seccomp": {"add": ["syslog"]}'
+	run "$TOOLCELL" python --policy "$T/p.json" --result "$T/r.json" -c "
+import ctypes, errno
+libc = ctypes.CDLL(None, use_errno=True)
+print(libc.syscall(103, 10, 0, 0), errno.errorcode[ctypes.get_errno()])"
+	[ "$status" -eq 0 ]
+	# SYSLOG_ACTION_SIZE_BUFFER needs CAP_SYSLOG: the kernel, not the filter, says no
+	[ "$output" = "-1 EPERM" ]
+	[ "$(key status)" = '"ok"' ]
+	"$TOOLCELL" policy check "$T/p.json" >"$T/out" 2>"$T/err"
+	[ "$(cat "$T/err")" = "toolcell: warning: $T/p.json: seccomp allows \"syslog\", a call toolcell's default refuses by ending the tool" ]
+	/usr/bin/python3 -I -c "import json; s = json.load(open('$T/out'))['seccomp']; assert 'syslog' in s['allow'] and 'syslog' not in s['kill'], s"
+	# the default policy warns about nothing
+	"$TOOLCELL" policy check "$TC_BUILD/policies/default.json" >/dev/null 2>"$T/err"
+	[ ! -s "$T/err" ]
+}
+
+@test "policy check lists every allowed and killed call of the default policy" {
+	run "$TOOLCELL" policy check "$TC_BUILD/policies/default.json"
+	[ "$status" -eq 0 ]
+	echo "$output" >"$T/out"
+	run /usr/bin/python3 -I -c "
+import json
+s = json.load(open('$T/out'))['seccomp']
+assert s['allow'] == sorted(s['allow']) and s['kill'] == sorted(s['kill'])
+assert not set(s['allow']) & set(s['kill'])
+print(len(s['allow']), len(s['kill']), s['otherwise'])
+for n in ('read', 'execve', 'clone', 'clone3', 'ioctl', 'socket', 'flock', 'mknodat'): assert n in s['allow'], n
+for n in ('ptrace', 'mount', 'unshare', 'setns', 'bpf', 'io_uring_setup', 'keyctl', 'personality'): assert n in s['kill'], n"
+	[ "$status" -eq 0 ]
+	[ "$output" = "264 67 enosys" ]
+}
+
+@test "policy seccomp: toolcell never allows what undoes the sandbox; refusals name the key" {
+	policy '"seccomp": {"add": ["mount"]}'
+	run "$TOOLCELL" python --policy "$T/p.json" -c 'print(1)'
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: $T/p.json: seccomp.add[0]: toolcell never allows \"mount\": it changes the sandbox's file system" ]
+	policy '"seccomp": {"remove": ["execve"]}'
+	run "$TOOLCELL" policy check "$T/p.json"
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: $T/p.json: seccomp.remove[0]: \"execve\" cannot be removed: toolcell itself makes it once the filter is loaded" ]
+}
+
+@test "require.landlock: a higher ABI than the kernel's is refused with 125; check says so" {
+	policy '"require": {"landlock": 255}'
+	run "$TOOLCELL" python --policy "$T/p.json" -c 'print(1)'
+	[ "$status" -eq 125 ]
+	[[ "$output" == "toolcell: $T/p.json requires Landlock ABI 255 or later; this kernel has "* ]]
+	run "$TOOLCELL" check --policy "$T/p.json"
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"policy requirements: NOT MET: $T/p.json requires Landlock ABI 255 or later"* ]]
+	[[ "$output" == *"verdict: $T/p.json cannot run here"* ]]
+	policy '"require": {"landlock": true}'
+	run "$TOOLCELL" python --policy "$T/p.json" -c 'print(1)'
+	[ "$status" -eq 0 ]
+	[ "$output" = "1" ]
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -171,7 +172,7 @@ static void test_unknown_and_duplicate_keys(void **state)
 {
 	refused("{\"version\": 1, \"colour\": 1}",
 		"policies/x.json: colour: unknown key (known: version, description, network, "
-		"hostname, limits, max, allow, env, pass_env, binds, uid_range, require)");
+		"hostname, limits, max, allow, env, pass_env, binds, uid_range, require, seccomp)");
 	refused("{\"version\": 1, \"limits\": {\"colour\": 1}}",
 		"policies/x.json: limits.colour: unknown key (known: memory, cpus, pids, timeout, "
 		"cpu_time, tmp_size, tmp_inodes, shm_size, file_size, open_files, request_size, "
@@ -183,8 +184,10 @@ static void test_unknown_and_duplicate_keys(void **state)
 		"binds[0].mode: unknown key (known: host, inside, writable)");
 	refused("{\"version\": 1, \"uid_range\": {\"begin\": 1}}",
 		"uid_range.begin: unknown key (known: start, count)");
-	refused("{\"version\": 1, \"require\": {\"landlock\": true}}",
-		"require.landlock: unknown key (known: cgroup2)");
+	refused("{\"version\": 1, \"require\": {\"seccomp\": true}}",
+		"require.seccomp: unknown key (known: cgroup2, landlock)");
+	refused("{\"version\": 1, \"seccomp\": {\"deny\": []}}",
+		"seccomp.deny: unknown key (known: allow, add, remove, kill, otherwise)");
 	refused("{\"version\": 1, \"version\": 1}", "policies/x.json: version: duplicate key");
 	refused("{\"version\": 1, \"limits\": {\"pids\": 1, \"pids\": 2}}",
 		"limits.pids: duplicate key");
@@ -692,6 +695,11 @@ static void assert_same_policy(const struct tc_policy *a, const struct tc_policy
 	assert_int_equal(a->uid_base, b->uid_base);
 	assert_int_equal(a->uid_count, b->uid_count);
 	assert_int_equal(a->require_cgroup2, b->require_cgroup2);
+	assert_int_equal(a->require_landlock, b->require_landlock);
+	assert_memory_equal(a->syscalls.allow, b->syscalls.allow, sizeof(a->syscalls.allow));
+	assert_memory_equal(a->syscalls.kill, b->syscalls.kill, sizeof(a->syscalls.kill));
+	assert_int_equal(a->syscalls.kill_others, b->syscalls.kill_others);
+	assert_int_equal(a->require_cgroup2, b->require_cgroup2);
 }
 
 static void round_trip(const struct tc_policy *p)
@@ -717,7 +725,7 @@ static void test_to_json(void **state)
 {
 	static const char *const keys[] = { "version", "network",   "hostname", "limits",
 					    "max",     "allow",	    "env",	"pass_env",
-					    "binds",   "uid_range", "require" };
+					    "binds",   "uid_range", "require",	"seccomp" };
 	struct tc_policy p;
 	const cJSON *lim;
 	cJSON *doc;
@@ -1182,6 +1190,128 @@ static void test_apply_copies(void **state)
 	tc_config_release(&c);
 }
 
+/* require.landlock: false, true (any ABI) or the lowest ABI. */
+static void test_require_landlock(void **state)
+{
+	struct tc_policy p;
+
+	(void)state;
+	parse_ok("{\"version\": 1}", &p);
+	assert_int_equal(p.require_landlock, 0);
+	tc_policy_release(&p);
+	parse_ok("{\"version\": 1, \"require\": {\"landlock\": true}}", &p);
+	assert_int_equal(p.require_landlock, 1);
+	round_trip(&p);
+	tc_policy_release(&p);
+	parse_ok("{\"version\": 1, \"require\": {\"landlock\": 6, \"cgroup2\": true}}", &p);
+	assert_int_equal(p.require_landlock, 6);
+	assert_true(p.require_cgroup2);
+	round_trip(&p);
+	tc_policy_release(&p);
+	parse_ok("{\"version\": 1, \"require\": {\"landlock\": false}}", &p);
+	assert_int_equal(p.require_landlock, 0);
+	round_trip(&p);
+	tc_policy_release(&p);
+	refused("{\"version\": 1, \"require\": {\"landlock\": 256}}",
+		"require.landlock: expected false, true (any Landlock ABI) or the lowest ABI "
+		"number, 1 to 255, got 256");
+	refused("{\"version\": 1, \"require\": {\"landlock\": 1.5}}", "got 1.5");
+	refused("{\"version\": 1, \"require\": {\"landlock\": \"6\"}}", "got \"6\"");
+}
+
+static bool allows(const struct tc_policy *p, int nr)
+{
+	return tc_syscall_in(p->syscalls.allow, nr);
+}
+
+/* The seccomp section: the built-in lists by default; a whole list, or
+ * additions and removals; extra kills; what other calls do. */
+static void test_seccomp_section(void **state)
+{
+	struct tc_syscall_policy def;
+	struct tc_policy p;
+
+	(void)state;
+	tc_syscall_policy_default(&def);
+	parse_ok("{\"version\": 1}", &p);
+	assert_memory_equal(p.syscalls.allow, def.allow, sizeof(def.allow));
+	assert_memory_equal(p.syscalls.kill, def.kill, sizeof(def.kill));
+	assert_false(p.syscalls.kill_others);
+	tc_policy_release(&p);
+
+	parse_ok("{\"version\": 1, \"seccomp\": {\"add\": [\"syslog\", \"ioprio_set\"], "
+		 "\"remove\": [\"getcpu\"], \"kill\": [\"getcpu\"], \"otherwise\": "
+		 "\"kill\"}}",
+		 &p);
+	assert_true(allows(&p, SYS_syslog));
+	assert_false(tc_syscall_in(p.syscalls.kill, SYS_syslog)); /* allowed now */
+	assert_true(allows(&p, SYS_ioprio_set));
+	assert_false(allows(&p, SYS_getcpu));
+	assert_true(tc_syscall_in(p.syscalls.kill, SYS_getcpu));
+	assert_true(tc_syscall_in(p.syscalls.kill, SYS_ptrace)); /* the built-in kills stay */
+	assert_true(p.syscalls.kill_others);
+	round_trip(&p);
+	{
+		/* a dangerous call allowed is warned about, one line */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		assert_int_equal(tc_policy_warnings(&p, f), 1);
+		fclose(f);
+		assert_string_equal(buf, "toolcell: warning: policies/x.json: seccomp allows "
+					 "\"syslog\", a call toolcell's default refuses by ending "
+					 "the tool\n");
+		free(buf);
+	}
+	tc_policy_release(&p);
+
+	/* a whole list replaces the built-in one */
+	parse_ok("{\"version\": 1, \"seccomp\": {\"allow\": [\"execve\", \"sendmsg\", "
+		 "\"close\", \"exit_group\", \"exit\", \"rt_sigreturn\", "
+		 "\"rt_sigtimedwait\", \"wait4\", \"kill\", \"restart_syscall\", "
+		 "\"write\"]}}",
+		 &p);
+	assert_true(allows(&p, SYS_write));
+	assert_false(allows(&p, SYS_read));
+	assert_true(tc_syscall_in(p.syscalls.kill, SYS_ptrace));
+	round_trip(&p);
+	tc_policy_release(&p);
+
+	refused("{\"version\": 1, \"seccomp\": {\"allow\": [\"read\"]}}",
+		"seccomp.allow: lacks \"close\", \"rt_sigreturn\", \"sendmsg\", \"execve\", "
+		"\"exit\", \"wait4\", \"kill\", \"rt_sigtimedwait\", \"restart_syscall\", "
+		"\"exit_group\", which toolcell itself makes once the filter is loaded");
+	refused("{\"version\": 1, \"seccomp\": {\"add\": [\"unshare\"]}}",
+		"seccomp.add[0]: toolcell never allows \"unshare\": it makes namespaces");
+	refused("{\"version\": 1, \"seccomp\": {\"add\": [\"syslog\", \"ptrace\"]}}",
+		"seccomp.add[1]: toolcell never allows \"ptrace\": a traced process steps "
+		"around the syscall filter");
+	refused("{\"version\": 1, \"seccomp\": {\"add\": [\"read\"]}}",
+		"seccomp.add[0]: \"read\" is already allowed");
+	refused("{\"version\": 1, \"seccomp\": {\"add\": [\"nosuchcall\"]}}",
+		"seccomp.add[0]: \"nosuchcall\" is not an x86_64 system call");
+	refused("{\"version\": 1, \"seccomp\": {\"add\": [\"Read\"]}}",
+		"seccomp.add[0]: expected a system call name such as \"read\", got \"Read\"");
+	refused("{\"version\": 1, \"seccomp\": {\"add\": [7]}}",
+		"seccomp.add[0]: expected a system call name such as \"read\", got 7");
+	refused("{\"version\": 1, \"seccomp\": {\"add\": \"syslog\"}}",
+		"seccomp.add: expected an array of system call names, got \"syslog\"");
+	refused("{\"version\": 1, \"seccomp\": {\"remove\": [\"getcpu\", \"getcpu\"]}}",
+		"seccomp.remove[1]: \"getcpu\" is listed twice");
+	refused("{\"version\": 1, \"seccomp\": {\"remove\": [\"execve\"]}}",
+		"seccomp.remove[0]: \"execve\" cannot be removed: toolcell itself makes it");
+	refused("{\"version\": 1, \"seccomp\": {\"remove\": [\"ptrace\"]}}",
+		"seccomp.remove[0]: \"ptrace\" is not allowed, so it cannot be removed");
+	refused("{\"version\": 1, \"seccomp\": {\"add\": [\"syslog\"], \"remove\": "
+		"[\"syslog\"]}}",
+		"seccomp.remove[0]: \"syslog\" is listed twice");
+	refused("{\"version\": 1, \"seccomp\": {\"kill\": [\"read\"]}}",
+		"seccomp.kill[0]: \"read\" is allowed; a call cannot be both allowed and killed");
+	refused("{\"version\": 1, \"seccomp\": {\"otherwise\": \"errno\"}}",
+		"seccomp.otherwise: expected \"enosys\" or \"kill\", got \"errno\"");
+	refused("{\"version\": 1, \"seccomp\": []}", "seccomp: expected an object");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1211,6 +1341,8 @@ int main(void)
 		cmocka_unit_test(test_apply_env_refusals),
 		cmocka_unit_test(test_apply_env_total),
 		cmocka_unit_test(test_apply_copies),
+		cmocka_unit_test(test_require_landlock),
+		cmocka_unit_test(test_seccomp_section),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
