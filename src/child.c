@@ -133,7 +133,11 @@ static void await(int sync_fd, struct pending *p, enum tc_msg_type want)
 	}
 }
 
-static int set_limits(const uint64_t *limit, bool init_shares_uid, struct tc_error *err)
+/* With a cgroup leaf, memory and processes are the cgroup's to limit: the
+ * address-space and per-uid process rlimits would only add their
+ * inaccuracies. */
+static int set_limits(const uint64_t *limit, bool init_shares_uid, bool cgroup,
+		      struct tc_error *err)
 {
 	uint64_t cpu_s = (limit[TC_LIMIT_CPU_TIME] + 999) / 1000;
 	struct {
@@ -159,6 +163,8 @@ static int set_limits(const uint64_t *limit, bool init_shares_uid, struct tc_err
 
 	for (size_t i = 0; i < TC_ARRAY_SIZE(l); i++) {
 		struct rlimit rl = { .rlim_cur = l[i].soft, .rlim_max = l[i].hard };
+		if (cgroup && (l[i].res == RLIMIT_AS || l[i].res == RLIMIT_NPROC))
+			continue;
 		if (setrlimit(l[i].res, &rl) < 0)
 			return tc_error_errno(err, "rlimit", errno, "cannot set the %s limit",
 					      l[i].name);
@@ -216,7 +222,7 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 			tc_error_errno(&e, "exec", errno, "cannot set up the tool's stdio");
 			fail(a->sync_fd, &e);
 		}
-	r = set_limits(a->limit, !a->ids->pool, &e);
+	r = set_limits(a->limit, !a->ids->pool, a->cgroup, &e);
 	if (r >= 0)
 		r = tc_caps_drop_all(a->ids->pool, TC_TOOL_UID, TC_TOOL_GID, &e);
 	/* landlock needs NO_NEW_PRIVS (set above) and comes before seccomp */

@@ -23,6 +23,7 @@
 enum cli_opt_id {
 	OPT_POLICY,
 	OPT_ROOTFS,
+	OPT_CGROUP_PARENT,
 	OPT_RO_BIND,
 	OPT_BIND,
 	OPT_WORKSPACE,
@@ -50,6 +51,7 @@ struct cli_opt {
 static const struct cli_opt cli_opts[] = {
 	{ "--policy", "FILE", OPT_POLICY, VB_SANDBOX | VB(TC_VERB_CHECK) },
 	{ "--rootfs", "DIR", OPT_ROOTFS, VB_SANDBOX },
+	{ "--cgroup-parent", "DIR", OPT_CGROUP_PARENT, VB_SANDBOX | VB(TC_VERB_CHECK) },
 	{ "--ro-bind", "HOST[:INSIDE]", OPT_RO_BIND, VB_SANDBOX },
 	{ "--bind", "HOST[:INSIDE]", OPT_BIND, VB_SANDBOX },
 	{ "--workspace", "DIR", OPT_WORKSPACE, VB_SANDBOX },
@@ -556,6 +558,13 @@ static int opt_apply(struct cli_parse *p, const struct opt_match *m, const char 
 		if (r >= 0)
 			o->rootfs = value;
 		return r;
+	case OPT_CGROUP_PARENT:
+		r = once(p, n, o->cgroup_parent);
+		if (r >= 0)
+			r = path_check(n, "DIR", value, false, p->err);
+		if (r >= 0)
+			o->cgroup_parent = value;
+		return r;
 	case OPT_RO_BIND:
 	case OPT_BIND:
 		if (m->id == OPT_BIND)
@@ -793,6 +802,9 @@ static int python_env(struct cli_parse *p, char *const *envp)
 		r = path_check("TOOLCELL_POLICY", "FILE", cli->policy_path = v, false, p->err);
 	if (r >= 0 && !o->rootfs && (v = env_get(envp, "TOOLCELL_ROOTFS")))
 		r = path_check("TOOLCELL_ROOTFS", "DIR", o->rootfs = v, false, p->err);
+	if (r >= 0 && !o->cgroup_parent && (v = env_get(envp, "TOOLCELL_CGROUP_PARENT")))
+		r = path_check("TOOLCELL_CGROUP_PARENT", "DIR", o->cgroup_parent = v, false,
+			       p->err);
 	if (r >= 0 && !o->workspace && (v = env_get(envp, "TOOLCELL_WORKSPACE")))
 		r = path_check("TOOLCELL_WORKSPACE", "DIR", o->workspace = v, true, p->err);
 	if (r >= 0 && !cli->result_path && cli->result_fd < 0 &&
@@ -1259,6 +1271,12 @@ static void help_options(struct help_buf *b, enum tc_verb verb)
 	hb_opt(b, "--rootfs DIR",
 	       "the read-only root filesystem to run in\n"
 	       "(default: the installed rootfs)");
+	hb_opt(b, "--cgroup-parent DIR",
+	       "a delegated cgroup v2 directory; each run gets a\n"
+	       "leaf under it with memory, pids and cpu limits\n"
+	       "(default: the policy's cgroup_parent, else the\n"
+	       "parent of toolcell's own cgroup when delegated,\n"
+	       "else rlimits)");
 	hb_opt(b, "--ro-bind HOST[:INSIDE]",
 	       "show the host path HOST read-only at INSIDE (default:\n"
 	       "the same path); both absolute. Split at the last\n"
@@ -1341,6 +1359,7 @@ static void help_python_env(struct help_buf *b)
 		     "counts as unset; no TOOLCELL_* variable reaches the tool:\n");
 	hb_opt(b, "TOOLCELL_POLICY=FILE", "as --policy");
 	hb_opt(b, "TOOLCELL_ROOTFS=DIR", "as --rootfs");
+	hb_opt(b, "TOOLCELL_CGROUP_PARENT=DIR", "as --cgroup-parent");
 	hb_opt(b, "TOOLCELL_MEMORY=SIZE", opt_or(TC_LIMIT_MEMORY));
 	hb_opt(b, "TOOLCELL_TIMEOUT=SECONDS", opt_or(TC_LIMIT_WALL));
 	hb_opt(b, "TOOLCELL_CPUS=CPUS", opt_or(TC_LIMIT_CPUS));
@@ -1479,7 +1498,7 @@ static void help_call(struct help_buf *b)
 
 static void help_check(struct help_buf *b)
 {
-	hb_printf(b, "Usage: toolcell check [--policy FILE]\n"
+	hb_printf(b, "Usage: toolcell check [--policy FILE] [--cgroup-parent DIR]\n"
 		     "\n"
 		     "Report what isolation this host can give (namespaces, seccomp,\n"
 		     "landlock, cgroup v2 delegation), one line each; whether the host\n"
@@ -1490,6 +1509,9 @@ static void help_check(struct help_buf *b)
 	hb_opt(b, "--policy FILE",
 	       "the policy to check (default: the installed\n"
 	       "default.json)");
+	hb_opt(b, "--cgroup-parent DIR",
+	       "the delegated cgroup v2 directory to check\n"
+	       "(default: as for run)");
 	hb_opt(b, "-h, --help", "this text");
 	hb_printf(b, "\nExit status: 0 when the policy can run on this host; 125 when it\n"
 		     "cannot, or the policy is invalid (the reason on stderr).\n");

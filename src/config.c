@@ -49,6 +49,7 @@ void tc_config_release(struct tc_config *cfg)
 	free(cfg->workspace_inside);
 	free(cfg->rootfs);
 	free(cfg->hostname);
+	free(cfg->cgroup_parent);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

@@ -5,10 +5,12 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "toolcell/cgroup.h"
 #include "toolcell/host.h"
 #include "toolcell/util.h"
 
@@ -46,36 +48,72 @@ static void read_line(const char *path, char *buf, size_t size)
 	free(text);
 }
 
-static void report_cgroup(FILE *out)
+/* The cgroup v2 mount, and where this run's limits would come from. */
+static bool report_cgroup(FILE *out, const char *parent)
 {
-	char line[256], path[512], ctl[256];
-	char *mounts = NULL;
-	bool v2_at_root;
+	struct tc_cgroup cg;
+	struct tc_error e = { 0 };
+	char *mounts = NULL, *p;
+	int r;
 
-	read_line("/proc/self/cgroup", line, sizeof(line));
-	if (tc_read_file("/proc/self/mounts", 1 << 20, false, &mounts, NULL) < 0) {
-		fprintf(out, "cgroup2: unknown (cannot read /proc/self/mounts)\n");
-		return;
+	if (tc_read_file("/proc/self/mountinfo", 1 << 20, false, &mounts, NULL) < 0) {
+		fprintf(out, "cgroup2 mount: unknown (cannot read /proc/self/mountinfo)\n");
+	} else if ((p = strstr(mounts, " - cgroup2 "))) {
+		char mnt[256] = "?";
+		while (p > mounts && p[-1] != '\n')
+			p--;
+		sscanf(p, "%*s %*s %*s %*s %255s", mnt);
+		fprintf(out, "cgroup2 mount: %s%s\n", mnt,
+			strcmp(mnt, "/sys/fs/cgroup") ? " (not at /sys/fs/cgroup: a v1/v2 hybrid)"
+						      : "");
+	} else {
+		fprintf(out, "cgroup2 mount: none\n");
 	}
-	v2_at_root = strstr(mounts, " /sys/fs/cgroup cgroup2 ") != NULL;
 	free(mounts);
-	if (!v2_at_root) {
-		fprintf(out, "cgroup2: no unified hierarchy at /sys/fs/cgroup (v1 or hybrid); "
-			     "limits fall back to rlimits\n");
-		return;
-	}
-	/* our own cgroup's controllers (read only) */
-	read_line("/proc/self/cgroup", line, sizeof(line));
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cgroup.controllers",
-		 tc_startswith(line, "0::") ? line + 3 : "/");
-	read_line(path, ctl, sizeof(ctl));
-	fprintf(out,
-		"cgroup2: mounted; controllers here: %s (cgroup v2 limits arrive with a "
-		"later release; limits fall back to rlimits)\n",
-		ctl[0] ? ctl : "none");
+	r = tc_cgroup_find(parent, &cg, &e);
+	if (r > 0)
+		fprintf(out,
+			"cgroup delegation: %s (memory, pids and cpu limits by cgroup v2; a "
+			"leaf per run)\n",
+			cg.parent);
+	else if (r == 0)
+		fprintf(out, "cgroup delegation: none: %s; limits fall back to rlimits\n", cg.why);
+	else
+		fprintf(out, "cgroup delegation: unusable: %s\n", e.message);
+	tc_cgroup_release(&cg);
+	return r >= 0;
 }
 
-bool tc_host_report(FILE *out)
+/* A fresh /proc in new user, mount and PID namespaces: refused where the
+ * host's /proc is partly masked (inside some containers). */
+static int try_proc_mount(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) < 0)
+			_exit(errno & 0xff);
+		pid_t in = fork();
+		if (in < 0)
+			_exit(errno & 0xff);
+		if (in == 0)
+			_exit(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+					      mount("proc", "/proc", "proc",
+						    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0
+				      ? (errno & 0xff)
+				      : 0);
+		_exit(waitpid(in, &status, 0) == in && WIFEXITED(status) ? WEXITSTATUS(status)
+									 : EIO);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EIO;
+}
+
+bool tc_host_report(FILE *out, const char *cgroup_parent)
 {
 	char buf[64];
 	bool ok = true;
@@ -99,7 +137,12 @@ bool tc_host_report(FILE *out)
 		r < 0 ? strerror(-r) : "");
 	if (r < 0)
 		ok = false;
-	report_cgroup(out);
+	r = try_proc_mount();
+	fprintf(out, "proc mount: %s%s\n", r < 0 ? "refused: " : "ok", r < 0 ? strerror(-r) : "");
+	if (r < 0)
+		ok = false;
+	if (!report_cgroup(out, cgroup_parent))
+		ok = false;
 	r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 	fprintf(out, "seccomp: %s\n",
 		r >= 0 ? "available (toolcell loads its syscall filter with a listener)"

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "toolcell/cgroup.h"
 #include "toolcell/cli.h"
 #include "toolcell/host.h"
 #include "toolcell/policy.h"
@@ -138,11 +139,20 @@ static bool unmet_requirement(const struct ctx *c, char *why, size_t n)
 	int abi;
 
 	if (c->cfg.require_cgroup2) {
-		snprintf(why, n,
-			 "%s requires cgroup v2 limits, which this build does not provide yet; use "
-			 "a policy without \"require\": {\"cgroup2\": true}",
-			 c->policy_path);
-		return true;
+		struct tc_cgroup cg;
+		struct tc_error e = { 0 };
+		int r = tc_cgroup_find(c->cfg.cgroup_parent, &cg, &e);
+
+		tc_cgroup_release(&cg);
+		if (r < 0)
+			snprintf(why, n, "%s", e.message);
+		else if (r == 0)
+			snprintf(why, n,
+				 "%s requires cgroup v2 limits, and this host has no usable "
+				 "subtree: %s. To run it, %s",
+				 c->policy_path, cg.why, tc_cgroup_how_to_delegate());
+		if (r <= 0)
+			return true;
 	}
 	abi = c->cfg.require_landlock ? tc_host_landlock_abi() : 0;
 	if (c->cfg.require_landlock && abi < (int)c->cfg.require_landlock) {
@@ -784,9 +794,9 @@ _Noreturn static void verb_check(struct ctx *c)
 	char why[TC_ERROR_MESSAGE_MAX];
 	bool ok;
 
-	ok = tc_host_report(stdout);
-	fflush(stdout);
 	load_config(c);
+	ok = tc_host_report(stdout, c->cfg.cgroup_parent);
+	fflush(stdout);
 	if (unmet_requirement(c, why, sizeof(why))) {
 		printf("policy requirements: NOT MET: %s\n", why);
 		ok = false;
@@ -800,6 +810,11 @@ _Noreturn static void verb_check(struct ctx *c)
 	}
 	tc_outcome_init(&c->out);
 	spec.argv = argv;
+	if (!ok) {
+		printf("sandbox: not tried (see above)\n");
+		printf("verdict: %s cannot run here\n", c->policy_path);
+		exit(EXIT_TOOLCELL);
+	}
 	/* the proof: a real sandbox with this policy's settings */
 	if (tc_sandbox_run(&spec, &c->out, &res, &e) < 0 || c->out.status != TC_STATUS_OK) {
 		printf("sandbox: FAILED: %s\n",

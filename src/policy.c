@@ -56,12 +56,13 @@ enum top_key {
 	K_UID_RANGE,
 	K_REQUIRE,
 	K_SECCOMP,
+	K_CGROUP_PARENT,
 	K__MAX
 };
-static const char *const top_keys[K__MAX] = { "version",  "description", "network",   "hostname",
-					      "limits",	  "max",	 "allow",     "env",
-					      "pass_env", "binds",	 "uid_range", "require",
-					      "seccomp" };
+static const char *const top_keys[K__MAX] = { "version",  "description",  "network",   "hostname",
+					      "limits",	  "max",	  "allow",     "env",
+					      "pass_env", "binds",	  "uid_range", "require",
+					      "seccomp",  "cgroup_parent" };
 static const char *const allow_keys[] = { "ro_bind", "bind", "workspace", "env", "pass_env" };
 static const char *const bind_keys[] = { "host", "inside", "writable" };
 static const char *const uid_keys[] = { "start", "count" };
@@ -810,6 +811,16 @@ static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct
 		return r;
 	if (f[K_REQUIRE] && (r = parse_require(c, f[K_REQUIRE], p)) < 0)
 		return r;
+	if (f[K_CGROUP_PARENT]) {
+		const char *v = cJSON_GetStringValue(f[K_CGROUP_PARENT]);
+		if (!v || v[0] != '/' || strlen(v) >= TC_PATH_MAX)
+			return expect(c, "cgroup_parent",
+				      "the absolute path of a delegated cgroup v2 directory",
+				      f[K_CGROUP_PARENT]);
+		p->cgroup_parent = strdup(v);
+		if (!p->cgroup_parent)
+			return oom(c->err);
+	}
 	return parse_seccomp(c, f[K_SECCOMP], p);
 }
 
@@ -897,6 +908,7 @@ void tc_policy_release(struct tc_policy *p)
 	for (i = 0; i < p->n_pass_env && i < TC_MAX_ENV; i++)
 		free(p->pass_env[i]);
 	free(p->hostname);
+	free(p->cgroup_parent);
 	free(p->origin);
 	memset(p, 0, sizeof(*p));
 }
@@ -989,7 +1001,9 @@ static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 	    !json_add(o, "landlock",
 		      p->require_landlock ? cJSON_CreateNumber(p->require_landlock)
 					  : cJSON_CreateBool(false)) ||
-	    !json_add(root, "seccomp", seccomp_to_json(&p->syscalls)))
+	    !json_add(root, "seccomp", seccomp_to_json(&p->syscalls)) ||
+	    (p->cgroup_parent &&
+	     !json_add(root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))))
 		return NULL;
 	return root;
 }
@@ -1270,6 +1284,11 @@ static int apply_all(const struct tc_policy *p, const struct tc_overrides *o, ch
 	ret->hostname = strdup(p->hostname ? p->hostname : DEFAULT_HOSTNAME);
 	if ((rootfs && !ret->rootfs) || !ret->hostname)
 		return oom(err);
+	if (o->cgroup_parent || p->cgroup_parent) {
+		ret->cgroup_parent = strdup(o->cgroup_parent ? o->cgroup_parent : p->cgroup_parent);
+		if (!ret->cgroup_parent)
+			return oom(err);
+	}
 	ret->uid_base = p->uid_base;
 	ret->uid_count = p->uid_count;
 	ret->require_cgroup2 = p->require_cgroup2;

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "toolcell/child.h"
+#include "toolcell/cgroup.h"
 #include "toolcell/landlock.h"
 #include "toolcell/mount.h"
 #include "toolcell/net.h"
@@ -39,6 +40,7 @@ struct run {
 	struct tc_ids ids;
 	struct tc_seccomp filter;
 	struct tc_landlock landlock;
+	struct tc_cgroup cg; /* the run's leaf, when the host delegates a subtree */
 	int in[2], out[2], err[2], sync[2];
 	int filter_pipe[2]; /* the compiled filter goes down it after the clone */
 	int sig_fd, pidfd;
@@ -77,6 +79,8 @@ static void run_release(struct run *r)
 	tc_mount_plan_release(&r->plan);
 	tc_userns_release(&r->ids);
 	tc_seccomp_release(&r->filter);
+	tc_cgroup_finish(&r->cg, NULL); /* when a failure left the leaf */
+	tc_cgroup_release(&r->cg);
 }
 
 static int clone_error(int e, struct tc_error *err)
@@ -129,6 +133,17 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 		if (ret < 0)
 			return ret;
 	}
+	/* the cgroup leaf first: the clone is born into it */
+	ret = tc_cgroup_find(spec->cfg->cgroup_parent, &r->cg, err);
+	if (ret == 0 && spec->cfg->require_cgroup2)
+		return tc_error_set(err, "cgroup", EOPNOTSUPP,
+				    "the policy requires cgroup v2 limits, and this host has no "
+				    "usable subtree: %s; %s",
+				    r->cg.why, tc_cgroup_how_to_delegate());
+	if (ret > 0)
+		ret = tc_cgroup_create(&r->cg, spec->cfg->limit, err);
+	if (ret < 0)
+		return ret;
 	ret = tc_mount_plan_build(spec->cfg, spec->extra_binds, spec->n_extra_binds, is_dir,
 				  spec->cwd, &r->plan, err);
 	if (ret >= 0)
@@ -167,9 +182,10 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc_error *err)
 {
 	struct clone_args ca = {
-		.flags = TC_CLONE_NS | CLONE_PIDFD,
+		.flags = TC_CLONE_NS | CLONE_PIDFD | (r->cg.leaf_fd >= 0 ? CLONE_INTO_CGROUP : 0),
 		.pidfd = (uint64_t)(uintptr_t)&r->pidfd,
 		.exit_signal = SIGCHLD,
+		.cgroup = r->cg.leaf_fd >= 0 ? (uint64_t)r->cg.leaf_fd : 0,
 	};
 	struct tc_child_args a = {
 		.ids = &r->ids,
@@ -183,6 +199,7 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.landlock = &r->landlock,
 		.sync_fd = r->sync[1],
 		.verbose = spec->verbose,
+		.cgroup = r->cg.leaf_fd >= 0,
 		.stdio = { r->in[0], r->out[1], r->err[1] },
 	};
 	long pid;
@@ -370,10 +387,60 @@ static void fill_syscalls(const struct run *r, const struct tc_supervisor *s, st
 		}
 }
 
+/* With a cgroup leaf the kernel's figures decide: an OOM kill is a memory
+ * limit, a fork refused at pids.max in a run that failed a process limit,
+ * whatever the exit looked like; and what was only inferred from stderr
+ * does not stand against them. */
+static void fill_cgroup(const struct tc_supervisor *s, const struct tc_cgroup_stats *cs,
+			struct tc_outcome *o)
+{
+	bool failed = o->status != TC_STATUS_OK;
+
+	if (s->reason == TC_KILL_SYSCALL || s->reason == TC_KILL_SETUP ||
+	    s->reason == TC_KILL_SIGNAL || o->status == TC_STATUS_SANDBOX_ERROR)
+		return;
+	if (o->status_inferred &&
+	    (o->status == TC_STATUS_MEMORY_LIMIT || o->status == TC_STATUS_PIDS_LIMIT)) {
+		o->status = o->signaled ? TC_STATUS_SIGNALED : TC_STATUS_EXIT_NONZERO;
+		o->status_inferred = false;
+	}
+	if (cs->oom_known && cs->oom_kills > 0) {
+		o->status = TC_STATUS_MEMORY_LIMIT;
+		o->status_inferred = false;
+	} else if (failed && cs->pids_events_known && cs->pids_max_events > 0 &&
+		   (o->status == TC_STATUS_EXIT_NONZERO || o->status == TC_STATUS_SIGNALED ||
+		    o->status == TC_STATUS_PIDS_LIMIT)) {
+		o->status = TC_STATUS_PIDS_LIMIT;
+		o->status_inferred = false;
+	}
+	if (cs->cpu_known) {
+		o->cpu_user_ms = cs->user_usec / 1000;
+		o->cpu_system_ms = cs->system_usec / 1000;
+	}
+	if (cs->memory_peak_known) {
+		o->memory_peak_bytes.known = true;
+		o->memory_peak_bytes.value = cs->memory_peak;
+	}
+	o->oom_kills.known = cs->oom_known;
+	o->oom_kills.value = cs->oom_kills;
+	if (!cs->oom_known)
+		o->oom_kills.reason = "memory.events has no oom_kill line";
+	if (cs->pids_peak_known) {
+		/* pids.peak counts the sandbox's init too */
+		o->pids_peak.known = true;
+		o->pids_peak.value = cs->pids_peak ? cs->pids_peak - 1 : 0;
+	}
+	o->enforced_by[TC_LIMIT_MEMORY] = TC_ENFORCER_CGROUP2;
+	o->enforced_by[TC_LIMIT_CPUS] = TC_ENFORCER_CGROUP2;
+	o->enforced_by[TC_LIMIT_PIDS] = TC_ENFORCER_CGROUP2;
+}
+
 static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r,
 			 const struct tc_supervisor *s, const struct rusage *ru, int init_signal,
-			 struct tc_outcome *o)
+			 const struct tc_cgroup_stats *cs, struct tc_outcome *o)
 {
+	static char no_cgroup[TC_CGROUP_WHY_MAX + 64], leaf[TC_PATH_MAX];
+
 	uint64_t maxrss = (uint64_t)ru->ru_maxrss * 1024;
 	uint64_t cpu_ms = (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000 +
 			  (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1000;
@@ -388,7 +455,9 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 	o->memory_peak_bytes.known = true;
 	o->memory_peak_bytes.value = s->rss_peak > maxrss ? s->rss_peak : maxrss;
 	o->oom_kills.known = false;
-	o->oom_kills.reason = "needs cgroup v2 (memory.events); this host has no delegated subtree";
+	snprintf(no_cgroup, sizeof(no_cgroup), "needs cgroup v2 (memory.events): %s",
+		 r->cg.why[0] ? r->cg.why : "no cgroup leaf");
+	o->oom_kills.reason = no_cgroup;
 	if (s->sampled) {
 		o->pids_peak.known = true;
 		o->pids_peak.value = s->tasks_peak;
@@ -405,6 +474,12 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 	o->no_new_privs = true;
 	o->landlock = tc_landlock_describe(&r->landlock);
 	fill_syscalls(r, s, o);
+	o->cgroup = NULL;
+	if (cs) {
+		fill_cgroup(s, cs, o);
+		snprintf(leaf, sizeof(leaf), "%s", r->cg.leaf);
+		o->cgroup = leaf;
+	}
 	o->cap_eff = 0;
 	o->host_uid = r->ids.tool_host_uid;
 	o->host_gid = r->ids.tool_host_gid;
@@ -468,7 +543,8 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 			 .filter_pipe = { -1, -1 },
 			 .sig_fd = -1,
 			 .pidfd = -1,
-			 .helper_pidfd = -1 };
+			 .helper_pidfd = -1,
+			 .cg = { .parent_fd = -1, .leaf_fd = -1, .pids_fd = -1 } };
 	struct tc_supervisor *s = NULL;
 	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
 	struct rusage ru = { 0 };
@@ -528,6 +604,7 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	s->sync_fd = TAKE_FD(r.sync[0]);
 	s->sig_fd = r.sig_fd;
 	s->filter = &r.filter;
+	s->cgroup = r.cg.leaf_fd >= 0 ? &r.cg : NULL;
 	s->listener = -1;
 	s->denied_nr = -1;
 	s->helper_pidfd = TAKE_FD(r.helper_pidfd);
@@ -555,8 +632,17 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 		memset(&ru, 0, sizeof(ru));
 	if (!s->end_ns)
 		s->end_ns = tc_now_ns();
-	fill_outcome(spec, &r, s, &ru,
-		     si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ? si.si_status : 0, out);
+	{
+		struct tc_cgroup_stats cs;
+		bool have_cg = r.cg.leaf_fd >= 0;
+
+		if (have_cg)
+			tc_cgroup_finish(&r.cg, &cs);
+		fill_outcome(spec, &r, s, &ru,
+			     si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ? si.si_status
+										  : 0,
+			     have_cg ? &cs : NULL, out);
+	}
 	res->exec_errno = s->exec_errno;
 	res->toolcell_signal = s->reason == TC_KILL_SIGNAL ? s->reason_signal : 0;
 	if (spec->io == TC_IO_MEMORY) {

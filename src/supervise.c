@@ -269,21 +269,28 @@ static void on_pidfd(struct tc_supervisor *s)
 
 static void sample(struct tc_supervisor *s)
 {
-	uint64_t rss, tasks;
+	uint64_t rss = 0, tasks;
 
-	if (tc_supervise_sample(s->pid, false, &rss, &tasks) < 0)
+	if (s->cgroup) {
+		/* memory.max is the kernel's; pids.current counts the init */
+		if (tc_cgroup_pids_current(s->cgroup, &tasks) < 0)
+			return;
+		tasks = tasks ? tasks - 1 : 0;
+	} else if (tc_supervise_sample(s->pid, false, &rss, &tasks) < 0) {
 		return;
+	}
 	/* RSS counts a page shared after fork once per process: when the
 	 * cheap sum crosses the limit, measure again with PSS, which splits
 	 * shared pages (and costs a page-table walk per process) */
-	if (rss >= s->memory_max && tc_supervise_sample(s->pid, true, &rss, &tasks) < 0)
+	if (!s->cgroup && rss >= s->memory_max &&
+	    tc_supervise_sample(s->pid, true, &rss, &tasks) < 0)
 		return;
 	s->sampled = true;
 	if (rss > s->rss_peak)
 		s->rss_peak = rss;
 	if (tasks > s->tasks_peak)
 		s->tasks_peak = tasks;
-	if (rss >= s->memory_max)
+	if (!s->cgroup && rss >= s->memory_max)
 		kill_sandbox(s, TC_KILL_MEMORY);
 	if (tasks < s->tasks_max) {
 		s->at_limit_since = 0;

@@ -57,6 +57,7 @@ struct tc_child_args {
 	const struct tc_landlock *landlock;
 	int sync_fd;
 	bool verbose; /* send TC_MSG_STAGES */
+	bool cgroup;  /* born in a cgroup leaf that limits memory and processes */
 	int stdio[3]; /* the tool's ends of its stdin, stdout and stderr pipes */
 	/* memory of the caller's that init wipes once the tool runs */
 	void *scrub[4];

@@ -75,7 +75,8 @@ struct tc_overrides {
 	size_t n_env;
 	const char *pass_env[TC_MAX_ENV]; /* NAME */
 	size_t n_pass_env;
-	const char *rootfs; /* or NULL for the default */
+	const char *rootfs;	   /* or NULL for the default */
+	const char *cgroup_parent; /* or NULL for the policy's */
 };
 
 /* The effective settings of one run, after the policy's ceilings were
@@ -88,10 +89,11 @@ struct tc_config {
 	char *workspace_inside;	   /* "/workspace" when workspace is set */
 	char *env[TC_MAX_ENV + 1]; /* NAME=VALUE, NULL-terminated */
 	size_t n_env;
-	char *rootfs;	    /* host dir of the rootfs */
-	char *hostname;	    /* UTS name inside */
-	uint32_t uid_base;  /* host-root mode: first host uid/gid of the pool */
-	uint32_t uid_count; /* number of host uids in the pool (pairs = count / 2) */
+	char *rootfs;	     /* host dir of the rootfs */
+	char *hostname;	     /* UTS name inside */
+	uint32_t uid_base;   /* host-root mode: first host uid/gid of the pool */
+	uint32_t uid_count;  /* number of host uids in the pool (pairs = count / 2) */
+	char *cgroup_parent; /* the delegated cgroup v2 parent, or NULL to look (cgroup.h) */
 	bool require_cgroup2;
 	unsigned require_landlock;	   /* lowest Landlock ABI; 0: not required */
 	struct tc_syscall_policy syscalls; /* the policy's syscall lists */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #define TC_ERROR_STAGE_MAX   32
-#define TC_ERROR_MESSAGE_MAX 256
+#define TC_ERROR_MESSAGE_MAX 1024
 
 struct tc_error {
 	char stage[TC_ERROR_STAGE_MAX];	    /* "policy", "mount", "userns", ... */

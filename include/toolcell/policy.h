@@ -27,6 +27,7 @@ struct tc_policy {
 	char *pass_env[TC_MAX_ENV]; /* NAMEs passed from toolcell's environment; owned */
 	size_t n_pass_env;
 	char *hostname;
+	char *cgroup_parent; /* "cgroup_parent", or NULL */
 	uint32_t uid_base, uid_count;
 	bool require_cgroup2;
 	unsigned require_landlock;	   /* lowest Landlock ABI the host must have; 0: none */

@@ -78,6 +78,7 @@ struct tc_outcome {
 	unsigned namespaces;  /* TC_NS_* bits */
 	const char *seccomp;  /* "none" until the seccomp issue lands, then the mode */
 	const char *landlock; /* ABI description or "unavailable" */
+	const char *cgroup;   /* the run's cgroup v2 leaf, or NULL */
 	bool no_new_privs;
 	uint64_t cap_eff;	     /* capabilities left to the tool (bit mask) */
 	uint32_t host_uid, host_gid; /* what the tool's uid/gid are on the host */

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "toolcell/error.h"
+#include "toolcell/cgroup.h"
 #include "toolcell/child.h"
 #include "toolcell/relay.h"
 #include "toolcell/seccomp.h"
@@ -40,6 +41,9 @@ struct tc_supervisor {
 	 * it would hold one of the tool's RLIMIT_NPROC slots */
 	int helper_pidfd;
 	const struct tc_seccomp *filter;
+	/* the run's cgroup leaf, or NULL: then memory is the kernel's to
+	 * limit and the task count comes from pids.current */
+	const struct tc_cgroup *cgroup;
 	int listener; /* the tool's seccomp listener, once it sent it */
 	uint64_t start_ns, wall_ms;
 	uint64_t memory_max, tasks_max;

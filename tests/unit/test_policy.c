@@ -172,7 +172,8 @@ static void test_unknown_and_duplicate_keys(void **state)
 {
 	refused("{\"version\": 1, \"colour\": 1}",
 		"policies/x.json: colour: unknown key (known: version, description, network, "
-		"hostname, limits, max, allow, env, pass_env, binds, uid_range, require, seccomp)");
+		"hostname, limits, max, allow, env, pass_env, binds, uid_range, require, seccomp, "
+		"cgroup_parent)");
 	refused("{\"version\": 1, \"limits\": {\"colour\": 1}}",
 		"policies/x.json: limits.colour: unknown key (known: memory, cpus, pids, timeout, "
 		"cpu_time, tmp_size, tmp_inodes, shm_size, file_size, open_files, request_size, "
@@ -695,11 +696,15 @@ static void assert_same_policy(const struct tc_policy *a, const struct tc_policy
 	assert_int_equal(a->uid_base, b->uid_base);
 	assert_int_equal(a->uid_count, b->uid_count);
 	assert_int_equal(a->require_cgroup2, b->require_cgroup2);
+	if (a->cgroup_parent || b->cgroup_parent)
+		assert_string_equal(a->cgroup_parent, b->cgroup_parent);
 	assert_int_equal(a->require_landlock, b->require_landlock);
 	assert_memory_equal(a->syscalls.allow, b->syscalls.allow, sizeof(a->syscalls.allow));
 	assert_memory_equal(a->syscalls.kill, b->syscalls.kill, sizeof(a->syscalls.kill));
 	assert_int_equal(a->syscalls.kill_others, b->syscalls.kill_others);
 	assert_int_equal(a->require_cgroup2, b->require_cgroup2);
+	if (a->cgroup_parent || b->cgroup_parent)
+		assert_string_equal(a->cgroup_parent, b->cgroup_parent);
 }
 
 static void round_trip(const struct tc_policy *p)
@@ -1312,6 +1317,25 @@ static void test_seccomp_section(void **state)
 	refused("{\"version\": 1, \"seccomp\": []}", "seccomp: expected an object");
 }
 
+/* cgroup_parent: an absolute path, printed back by policy check. */
+static void test_cgroup_parent(void **state)
+{
+	struct tc_policy p;
+
+	(void)state;
+	parse_ok("{\"version\": 1}", &p);
+	assert_null(p.cgroup_parent);
+	tc_policy_release(&p);
+	parse_ok("{\"version\": 1, \"cgroup_parent\": \"/sys/fs/cgroup/tc\"}", &p);
+	assert_string_equal(p.cgroup_parent, "/sys/fs/cgroup/tc");
+	round_trip(&p);
+	tc_policy_release(&p);
+	refused("{\"version\": 1, \"cgroup_parent\": \"tc\"}",
+		"cgroup_parent: expected the absolute path of a delegated cgroup v2 directory, got "
+		"\"tc\"");
+	refused("{\"version\": 1, \"cgroup_parent\": true}", "cgroup_parent: expected");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1343,6 +1367,7 @@ int main(void)
 		cmocka_unit_test(test_apply_copies),
 		cmocka_unit_test(test_require_landlock),
 		cmocka_unit_test(test_seccomp_section),
+		cmocka_unit_test(test_cgroup_parent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
