@@ -466,6 +466,8 @@ static void explain(const struct ctx *c)
 		diag("%s (%s, number %d)", w, o->denied_syscall_name, o->denied_syscall_nr);
 	else if (o->status == TC_STATUS_OUTPUT_LIMIT)
 		diag("%s (%s)", w, o->stdout_truncated ? "stdout" : "stderr");
+	else if (o->status == TC_STATUS_SYSCALL_DENIED)
+		diag("%s (a system call of another architecture: x32 or int 0x80; SIGSYS)", w);
 	else
 		diag("%s%s", w, o->status_inferred ? " (inferred from its last words)" : "");
 }

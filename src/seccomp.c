@@ -309,6 +309,7 @@ static const char *const killed[] = {
 	"move_mount",
 	"open_tree",
 	"mount_setattr",
+	"open_tree_attr",
 	"bpf",
 	"perf_event_open",
 	"userfaultfd",
@@ -376,6 +377,7 @@ static const struct {
 	{ "fspick", "it changes the sandbox's file system" },
 	{ "move_mount", "it changes the sandbox's file system" },
 	{ "open_tree", "it changes the sandbox's file system" },
+	{ "open_tree_attr", "it changes the sandbox's file system" },
 	{ "mount_setattr", "it changes the sandbox's file system" },
 	{ "unshare", "it makes namespaces (a new user namespace gives back capabilities)" },
 	{ "setns", "it joins other namespaces" },
@@ -429,6 +431,21 @@ static const struct {
 	{ "mknodat", "FIFOs, regular files and sockets; never devices" },
 };
 
+/* x86_64 calls newer than the libseccomp this was built with may know:
+ * named here so the record can say what they were. */
+static const struct {
+	int nr;
+	const char *name;
+} newer[] = {
+	{ 451, "cachestat" },	      { 452, "fchmodat2" },	   { 453, "map_shadow_stack" },
+	{ 454, "futex_wake" },	      { 455, "futex_wait" },	   { 456, "futex_requeue" },
+	{ 457, "statmount" },	      { 458, "listmount" },	   { 459, "lsm_get_self_attr" },
+	{ 460, "lsm_set_self_attr" }, { 461, "lsm_list_modules" }, { 462, "mseal" },
+	{ 463, "setxattrat" },	      { 464, "getxattrat" },	   { 465, "listxattrat" },
+	{ 466, "removexattrat" },     { 467, "open_tree_attr" },   { 468, "file_getattr" },
+	{ 469, "file_setattr" },
+};
+
 static void bit_set(uint64_t *set, int nr)
 {
 	if (nr >= 0 && nr < TC_SYSCALL_MAX)
@@ -444,6 +461,9 @@ int tc_syscall_resolve(const char *name)
 {
 	int nr = seccomp_syscall_resolve_name(name);
 
+	for (size_t i = 0; nr < 0 && i < TC_ARRAY_SIZE(newer); i++)
+		if (!strcmp(newer[i].name, name))
+			nr = newer[i].nr;
 	return nr >= 0 && nr < TC_SYSCALL_MAX ? nr : -1;
 }
 
@@ -712,6 +732,11 @@ void tc_seccomp_name(int nr, char *buf, size_t size)
 {
 	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
 
+	for (size_t i = 0; !name && i < TC_ARRAY_SIZE(newer); i++)
+		if (newer[i].nr == nr) {
+			snprintf(buf, size, "%s", newer[i].name);
+			return;
+		}
 	if (name)
 		snprintf(buf, size, "%s", name);
 	else

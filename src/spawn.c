@@ -385,6 +385,11 @@ static void fill_syscalls(const struct run *r, const struct tc_supervisor *s, st
 					sizeof(o->denied[o->n_denied].name));
 			o->denied[o->n_denied++].count = s->denied[nr];
 		}
+	if (s->denied_out_of_range && o->n_denied < TC_ARRAY_SIZE(o->denied)) {
+		snprintf(o->denied[o->n_denied].name, sizeof(o->denied[o->n_denied].name),
+			 "syscall_out_of_range");
+		o->denied[o->n_denied++].count = s->denied_out_of_range;
+	}
 }
 
 /* With a cgroup leaf the kernel's figures decide: an OOM kill is a memory

@@ -239,6 +239,8 @@ static void on_listener(struct tc_supervisor *s)
 	}
 	if (nr >= 0 && nr < TC_SYSCALL_MAX && s->denied[nr] < UINT32_MAX)
 		s->denied[nr]++;
+	else if ((nr < 0 || nr >= TC_SYSCALL_MAX) && s->denied_out_of_range < UINT32_MAX)
+		s->denied_out_of_range++;
 	resp->id = req->id;
 	resp->error = -tc_seccomp_refusal(nr);
 	ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);

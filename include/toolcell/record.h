@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "toolcell/config.h"
+#include "toolcell/seccomp.h"
 #include "toolcell/error.h"
 
 enum tc_status {
@@ -69,7 +70,8 @@ struct tc_outcome {
 	struct {
 		char name[32];
 		uint32_t count;
-	} denied[64]; /* calls refused with an errno during the run (seccomp issue) */
+	} denied[TC_SYSCALL_MAX + 1]; /* calls refused with an errno: each number, and
+				       * "syscall_out_of_range" for any above them */
 	size_t n_denied;
 	/* limits in force and what enforced each */
 	uint64_t limit[TC_LIMIT__MAX];

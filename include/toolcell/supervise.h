@@ -61,7 +61,8 @@ struct tc_supervisor {
 	struct tc_error setup_err; /* ERROR or a failure of ours during set-up */
 	/* calls the filter refused: counted, or the one that ended the tool */
 	uint32_t denied[TC_SYSCALL_MAX];
-	int denied_nr; /* -1: none ended the tool */
+	uint32_t denied_out_of_range; /* numbers at or above TC_SYSCALL_MAX, or negative */
+	int denied_nr;		      /* -1: none ended the tool */
 	bool sampled;
 	uint64_t at_limit_since; /* when the task count reached the limit (0: below it) */
 	uint64_t rss_peak, tasks_peak;

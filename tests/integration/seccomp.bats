@@ -237,7 +237,7 @@ print(len(s['allow']), len(s['kill']), s['otherwise'])
 for n in ('read', 'execve', 'clone', 'clone3', 'ioctl', 'socket', 'flock', 'mknodat'): assert n in s['allow'], n
 for n in ('ptrace', 'mount', 'unshare', 'setns', 'bpf', 'io_uring_setup', 'keyctl', 'personality'): assert n in s['kill'], n"
 	[ "$status" -eq 0 ]
-	[ "$output" = "264 67 enosys" ]
+	[ "$output" = "264 68 enosys" ]
 }
 
 @test "policy seccomp: toolcell never allows what undoes the sandbox; refusals name the key" {

@@ -65,6 +65,7 @@ static const struct call calls[] = {
 	C(chroot, BAD), C(unshare, -1), C(setns, -1, 0), C(fsopen, BAD, 0),
 	C(fsconfig, -1, 0, BAD, BAD, 0), C(fsmount, -1, 0, 0), C(fspick, -1, BAD, 0),
 	C(move_mount, -1, BAD, -1, BAD, 0), C(open_tree, -1, BAD, 0),
+	{ "open_tree_attr", 467, { -1, BAD, 0, BAD, 0 } }, /* Linux 6.15; newer than the headers */
 	C(mount_setattr, -1, BAD, 0, BAD, 0), C(bpf, -1, BAD, 0),
 	C(perf_event_open, BAD, -1, -1, -1, 0), C(userfaultfd, -1), C(io_uring_setup, 0, BAD),
 	C(io_uring_enter, -1, 0, 0, 0, BAD, 0), C(io_uring_register, -1, 0, BAD, 0),

@@ -1,0 +1,180 @@
+"""toolcell session harness: one Python interpreter whose state lives
+across requests, inside the sandbox. Run by toolcell as
+
+    python3 -I -S /usr/lib/toolcell/session.pyc CONFIG
+
+CONFIG is JSON: {"allowed_imports": [...], "default_imports": {alias: module},
+"max_bytes": N}. toolcell writes one line per request on stdin,
+{"nonce": N, "request": {...}}, and reads one line per answer from the
+descriptor that was stdout when this started, {"nonce": N, ...}. Nothing
+the code under test prints reaches that descriptor, and it reads no
+request: stdout and stderr are captured per request, sys.stdin is empty,
+and descriptors 0 and 1 themselves are /dev/null. A reset is a fresh
+sandbox (toolcell's doing), not something this file does.
+toolcell, not this file, owns the answer's id, timed_out, duration_s and
+state_lost.
+
+The import allow-list is a convenience for the caller's contract, not a
+security boundary: the sandbox around this process is the boundary.
+"""
+
+import base64
+import builtins
+import io
+import json
+import os
+import sys
+import threading
+import traceback
+
+CONFIG = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+ALLOWED = frozenset(CONFIG.get("allowed_imports") or ())
+DEFAULTS = dict(CONFIG.get("default_imports") or {})
+MAX_BYTES = int(CONFIG.get("max_bytes") or 1 << 20)
+WORKDIR = os.getcwd()
+
+_real_import = builtins.__import__
+_answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+_requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+_null = os.open(os.devnull, os.O_RDWR)
+os.dup2(_null, 0)
+os.dup2(_null, 1)
+os.close(_null)
+sys.stdin = io.StringIO("")
+
+
+def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+    top = name.partition(".")[0]
+    if level == 0 and top not in ALLOWED:
+        raise ImportError(
+            f"Import of '{name}' is not allowed. Allowed imports: {sorted(ALLOWED)}")
+    return _real_import(name, globals, locals, fromlist, level)
+
+
+class _Capture(io.TextIOBase):
+    """A text stream that keeps at most MAX_BYTES characters; shared by
+    every thread, so a stray thread's print lands in whatever request is
+    running (never in an answer's framing)."""
+
+    def __init__(self):
+        self._parts, self._n, self._lock = [], 0, threading.Lock()
+        self.truncated = False
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        with self._lock:
+            room = MAX_BYTES - self._n
+            if len(s) > room:
+                s, self.truncated = s[:max(room, 0)], True
+            self._parts.append(s)
+            self._n += len(s)
+        return len(s)
+
+    def value(self):
+        with self._lock:
+            return "".join(self._parts)
+
+
+def _fresh_state():
+    b = dict(vars(builtins))
+    b["__import__"] = _guarded_import
+    state = {"__name__": "__main__", "__builtins__": b}
+    for alias, module in DEFAULTS.items():
+        state[alias] = _real_import(module)
+        for part in module.split(".")[1:]:
+            state[alias] = getattr(state[alias], part)
+    return state
+
+
+def _jsonable(value):
+    try:
+        json.dumps(value, allow_nan=False)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _write_inputs(files):
+    for name, data in (files or {}).items():
+        if not isinstance(name, str) or "/" in name or name in ("", ".", ".."):
+            raise ValueError(f"input file name {name!r}: a plain file name, no '/'")
+        blob = base64.b64decode(data, validate=True)
+        fd = os.open(os.path.join(WORKDIR, name),
+                     os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as f:
+            f.write(blob)
+
+
+def _read_outputs(names):
+    out = {}
+    for name in names or ():
+        if not isinstance(name, str) or "/" in name or name in ("", ".", ".."):
+            out[str(name)] = None
+            continue
+        try:
+            fd = os.open(os.path.join(WORKDIR, name), os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            out[name] = None
+            continue
+        with os.fdopen(fd, "rb") as f:
+            if not os.path.isfile(f"/proc/self/fd/{f.fileno()}"):
+                out[name] = None
+                continue
+            data = f.read(MAX_BYTES + 1)
+        out[name] = base64.b64encode(data[:MAX_BYTES]).decode("ascii")
+    return out
+
+
+def _run(state, req):
+    out, err = _Capture(), _Capture()
+    answer = {"success": False, "stdout": "", "stderr": "", "globals": {},
+              "exception": None, "output_files": {}}
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        _write_inputs(req.get("input_files"))
+        globs = req.get("globals") or {}
+        if not isinstance(globs, dict):
+            raise TypeError("globals: expected an object")
+        state.update(globs)
+        code = req.get("code")
+        if not isinstance(code, str):
+            raise TypeError("code: expected a string")
+        exec(compile(code, "<session>", "exec"), state)
+        answer["success"] = True
+    except BaseException as e:  # SystemExit and KeyboardInterrupt too: the session goes on
+        answer["exception"] = {"type": type(e).__name__, "message": str(e),
+                               "traceback": traceback.format_exc()}
+    finally:
+        sys.stdout, sys.stderr = saved
+    answer["stdout"], answer["stderr"] = out.value(), err.value()
+    names = req.get("return_globals") or []
+    answer["globals"] = {n: _jsonable(state[n]) for n in names
+                         if isinstance(n, str) and n in state}
+    try:
+        answer["output_files"] = _read_outputs(req.get("output_files"))
+    except OSError as e:
+        answer["output_files"] = {}
+        answer["stderr"] += f"\nsession: output files: {e}"
+    return answer
+
+
+def main():
+    state = _fresh_state()
+    for line in _requests:
+        try:
+            msg = json.loads(line)
+            nonce, req = msg["nonce"], msg["request"]
+        except (ValueError, KeyError, TypeError):
+            continue  # not from toolcell: nothing to answer
+        answer = _run(state, req)
+        answer["nonce"] = nonce
+        _answers.write(json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n")
+
+
+if __name__ == "__main__":
+    main()
