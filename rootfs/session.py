@@ -23,6 +23,7 @@ import builtins
 import io
 import json
 import os
+import stat
 import sys
 import threading
 import traceback
@@ -116,17 +117,29 @@ def _read_outputs(names):
             out[str(name)] = None
             continue
         try:
-            fd = os.open(os.path.join(WORKDIR, name), os.O_RDONLY | os.O_NOFOLLOW)
+            fd = os.open(os.path.join(WORKDIR, name),
+                         os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:
             out[name] = None
             continue
-        with os.fdopen(fd, "rb") as f:
-            if not os.path.isfile(f"/proc/self/fd/{f.fileno()}"):
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
                 out[name] = None
                 continue
-            data = f.read(MAX_BYTES + 1)
+            data = os.read(fd, MAX_BYTES + 1)
+        finally:
+            os.close(fd)
         out[name] = base64.b64encode(data[:MAX_BYTES]).decode("ascii")
     return out
+
+
+def _traceback(e):
+    """The traceback of the caller's code, without this file's frames."""
+    here = _traceback.__code__.co_filename  # session.py, also when run as session.pyc
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename != here]
+    return "".join(["Traceback (most recent call last):\n"]
+                   + traceback.format_list(frames)
+                   + traceback.format_exception_only(type(e), e))
 
 
 def _run(state, req):
@@ -148,7 +161,7 @@ def _run(state, req):
         answer["success"] = True
     except BaseException as e:  # SystemExit and KeyboardInterrupt too: the session goes on
         answer["exception"] = {"type": type(e).__name__, "message": str(e),
-                               "traceback": traceback.format_exc()}
+                               "traceback": _traceback(e)}
     finally:
         sys.stdout, sys.stderr = saved
     answer["stdout"], answer["stderr"] = out.value(), err.value()

@@ -39,7 +39,8 @@ enum cli_opt_id {
 };
 
 #define VB(v)	   (1u << (v))
-#define VB_SANDBOX (VB(TC_VERB_RUN) | VB(TC_VERB_PYTHON) | VB(TC_VERB_CALL))
+#define VB_SANDBOX (VB(TC_VERB_RUN) | VB(TC_VERB_PYTHON) | VB(TC_VERB_CALL) | VB(TC_VERB_SESSION))
+#define VB_RECORD  (VB_SANDBOX & ~VB(TC_VERB_SESSION)) /* verbs that write one record */
 
 struct cli_opt {
 	const char *name;
@@ -57,8 +58,8 @@ static const struct cli_opt cli_opts[] = {
 	{ "--workspace", "DIR", OPT_WORKSPACE, VB_SANDBOX },
 	{ "--env", "NAME=VALUE", OPT_ENV, VB_SANDBOX },
 	{ "--pass-env", "NAME", OPT_PASS_ENV, VB_SANDBOX },
-	{ "--result", "FILE", OPT_RESULT, VB_SANDBOX },
-	{ "--result-fd", "N", OPT_RESULT_FD, VB_SANDBOX },
+	{ "--result", "FILE", OPT_RESULT, VB_RECORD },
+	{ "--result-fd", "N", OPT_RESULT_FD, VB_RECORD },
 	{ "--quiet", NULL, OPT_QUIET, VB_SANDBOX },
 	{ "--verbose", NULL, OPT_VERBOSE, VB_SANDBOX },
 	{ "--script-dir", NULL, OPT_SCRIPT_DIR, VB(TC_VERB_PYTHON) },
@@ -74,16 +75,13 @@ static const struct {
 	const char *name;
 	enum tc_verb verb;
 } cli_verbs[] = {
-	{ "run", TC_VERB_RUN },
-	{ "python", TC_VERB_PYTHON },
-	{ "call", TC_VERB_CALL },
-	{ "check", TC_VERB_CHECK },
-	{ "policy", TC_VERB_POLICY_CHECK },
-	{ "version", TC_VERB_VERSION },
-	{ "help", TC_VERB_HELP },
+	{ "run", TC_VERB_RUN },		{ "python", TC_VERB_PYTHON },
+	{ "call", TC_VERB_CALL },	{ "session", TC_VERB_SESSION },
+	{ "check", TC_VERB_CHECK },	{ "policy", TC_VERB_POLICY_CHECK },
+	{ "version", TC_VERB_VERSION }, { "help", TC_VERB_HELP },
 };
 
-#define VERB_LIST "run, python, call, check, policy check, version, help"
+#define VERB_LIST "run, python, call, session, check, policy check, version, help"
 
 struct opt_match {
 	enum cli_opt_id id;
@@ -111,6 +109,8 @@ static const char *verb_name(enum tc_verb v)
 		return "python";
 	case TC_VERB_CALL:
 		return "call";
+	case TC_VERB_SESSION:
+		return "session";
 	case TC_VERB_CHECK:
 		return "check";
 	case TC_VERB_POLICY_CHECK:
@@ -875,6 +875,14 @@ static int parse_sandbox(struct cli_parse *p, enum tc_verb verb, int argc, char 
 				"call: unexpected argument '%s' after TOOL.py; the request comes on stdin",
 				SHOWN(cli->argv[1]));
 		return 0;
+	case TC_VERB_SESSION:
+		if (cli->argc > 0)
+			return tc_error_set(
+				p->err, STAGE, EINVAL,
+				"session: unexpected argument '%s'; requests come on stdin, "
+				"one JSON object per line",
+				SHOWN(cli->argv[0]));
+		return 0;
 	case TC_VERB_NONE:
 	case TC_VERB_CHECK:
 	case TC_VERB_POLICY_CHECK:
@@ -1040,6 +1048,7 @@ static int parse_verb(struct cli_parse *p, int argc, char **argv, char *const *e
 		case TC_VERB_RUN:
 		case TC_VERB_PYTHON:
 		case TC_VERB_CALL:
+		case TC_VERB_SESSION:
 			return parse_sandbox(p, cli_verbs[v].verb, argc, argv, envp);
 		case TC_VERB_CHECK:
 			return parse_check(p, argc, argv);
@@ -1299,10 +1308,12 @@ static void help_options(struct help_buf *b, enum tc_verb verb)
 		 "--env and --pass-env together",
 		 TC_MAX_ENV);
 	hb_opt(b, "--pass-env NAME", desc);
-	hb_opt(b, "--result FILE", "write the result record to FILE (see below)");
-	hb_opt(b, "--result-fd N",
-	       "write the result record to descriptor N, 3 or\n"
-	       "above, inherited open; not with --result");
+	if (verb != TC_VERB_SESSION) {
+		hb_opt(b, "--result FILE", "write the result record to FILE (see below)");
+		hb_opt(b, "--result-fd N",
+		       "write the result record to descriptor N, 3 or\n"
+		       "above, inherited open; not with --result");
+	}
 	hb_opt(b, "--quiet",
 	       "no stderr notice of the limit that ended the tool;\n"
 	       "why toolcell itself failed is still printed");
@@ -1331,6 +1342,11 @@ static void help_options(struct help_buf *b, enum tc_verb verb)
 		hb_opt(b, left, desc);
 	}
 	hb_printf(b, "\n%s\n", help_values);
+	if (verb == TC_VERB_SESSION) {
+		hb_printf(b, "Working directory: /workspace with --workspace, else /tmp.\n\n%s",
+			  help_policy_rule);
+		return;
+	}
 	if (verb == TC_VERB_CALL)
 		hb_printf(b, "Working directory: /workspace with --workspace, else /.\n\n");
 	else
@@ -1382,7 +1398,8 @@ static void help_overview(struct help_buf *b)
 		     "  toolcell run    [OPTIONS] [--] PROGRAM [ARGS...]\n"
 		     "  toolcell python [OPTIONS] [--] [PYTHON3-ARGS...]\n"
 		     "  toolcell call   [OPTIONS] [--] TOOL.py  < request.json\n"
-		     "  toolcell check  [--policy FILE]\n"
+		     "  toolcell session [OPTIONS]  < requests.jsonl\n"
+		     "  toolcell check  [--policy FILE] [--cgroup-parent DIR]\n"
 		     "  toolcell policy check FILE\n"
 		     "  toolcell version            (also: toolcell --version)\n"
 		     "  toolcell help [COMMAND]     (also: --help, -h, COMMAND --help)\n"
@@ -1392,6 +1409,8 @@ static void help_overview(struct help_buf *b)
 		     "  python        a drop-in for python3: same command line, output and\n"
 		     "                exit codes, inside the sandbox\n"
 		     "  call          one JSON request on stdin, one JSON envelope on stdout\n"
+		     "  session       one long-lived sandbox with Python state; JSON lines\n"
+		     "                in, JSON lines out\n"
 		     "  check         what isolation this host can give; exit 0 if the\n"
 		     "                policy can run here, 125 if not\n"
 		     "  policy check  validate a policy file, print the effective policy as\n"
@@ -1403,8 +1422,9 @@ static void help_overview(struct help_buf *b)
 		     "belongs to the tool; its diagnostics go to stderr, one line each,\n"
 		     "prefixed \"toolcell: \".\n"
 		     "\n"
-		     "run, python and call take these options (python also takes\n"
-		     "--script-dir; see 'toolcell help python'):\n");
+		     "run, python, call and session take these options (python also\n"
+		     "takes --script-dir; session takes no --result or --result-fd; see\n"
+		     "'toolcell help COMMAND'):\n");
 	help_options(b, TC_VERB_RUN);
 	hb_printf(b,
 		  "\n%s\n%s\n%s"
@@ -1496,6 +1516,42 @@ static void help_call(struct help_buf *b)
 	hb_printf(b, "\n%s", help_exit_call);
 }
 
+static void help_session(struct help_buf *b)
+{
+	hb_printf(b, "Usage: toolcell session [OPTIONS] < requests.jsonl\n"
+		     "\n"
+		     "One long-lived sandbox for an agent: Python state (variables,\n"
+		     "functions, classes, imports) lives from one request to the next. One\n"
+		     "JSON object per line on stdin, one answer per line on stdout, in order:\n"
+		     "  {\"id\": ID, \"code\": \"...\", \"globals\": {...}, \"return_globals\":\n"
+		     "   [\"name\"], \"timeout_s\": S, \"input_files\": {\"name\": \"BASE64\"},\n"
+		     "   \"output_files\": [\"name\"]}   run code (only \"code\" is needed)\n"
+		     "  {\"id\": ID, \"op\": \"reset\"}     a fresh sandbox, state cleared\n"
+		     "  {\"id\": ID, \"op\": \"shutdown\"}  end the session (so does EOF)\n"
+		     "An answer: {\"id\", \"success\", \"stdout\", \"stderr\", \"globals\",\n"
+		     "\"exception\": {\"type\", \"message\", \"traceback\"} or null,\n"
+		     "\"output_files\": {\"name\": \"BASE64\" or null}, \"timed_out\",\n"
+		     "\"duration_s\", \"state_lost\"}. toolcell, not the code, sets \"id\" (the\n"
+		     "request's, byte for byte), \"timed_out\", \"duration_s\" and\n"
+		     "\"state_lost\", and passes on only the answer to the request it sent.\n"
+		     "\n"
+		     "--timeout is each request's limit (\"timeout_s\" may only lower it). A\n"
+		     "request past it ends the sandbox: the answer says \"timed_out\": true and\n"
+		     "the next request runs in a fresh sandbox with \"state_lost\": true (so\n"
+		     "after a memory limit or any other end). The other limits hold for the\n"
+		     "whole session; the sandbox itself ends after 24 hours. Files are read\n"
+		     "and written in the working directory (/workspace, else /tmp). Imports:\n"
+		     "only the policy's session.allowed_imports (none by default);\n"
+		     "session.default_imports are imported before the first request. A bad\n"
+		     "request is answered with exception type \"BadRequest\"; toolcell's own\n"
+		     "types: Timeout, MemoryLimit, PidsLimit, OutputLimit, SyscallDenied,\n"
+		     "SandboxExited, SandboxError, InvalidResponse.\n"
+		     "\n");
+	help_options(b, TC_VERB_SESSION);
+	hb_printf(b, "\nExit status: 0 when the session ended (shutdown or EOF); 125 when an\n"
+		     "option or the policy is refused (before any request is read).\n");
+}
+
 static void help_check(struct help_buf *b)
 {
 	hb_printf(b, "Usage: toolcell check [--policy FILE] [--cgroup-parent DIR]\n"
@@ -1548,7 +1604,8 @@ static void help_help(struct help_buf *b)
 		     "       toolcell COMMAND --help\n"
 		     "\n"
 		     "Print the overview, or the help of COMMAND (run, python, call,\n"
-		     "check, policy check, version, help), on stdout. Exit status 0.\n");
+		     "session, check, policy check, version, help), on stdout. Exit\n"
+		     "status 0.\n");
 }
 
 static void help_build(struct help_buf *b, enum tc_verb verb)
@@ -1565,6 +1622,9 @@ static void help_build(struct help_buf *b, enum tc_verb verb)
 		return;
 	case TC_VERB_CALL:
 		help_call(b);
+		return;
+	case TC_VERB_SESSION:
+		help_session(b);
 		return;
 	case TC_VERB_CHECK:
 		help_check(b);

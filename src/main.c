@@ -20,6 +20,7 @@
 #include "toolcell/protocol.h"
 #include "toolcell/record.h"
 #include "toolcell/sandbox.h"
+#include "toolcell/session.h"
 #include "toolcell/sha256.h"
 #include "toolcell/util.h"
 
@@ -519,6 +520,32 @@ static void init_ctx(struct ctx *c)
 	quiet = c->cli.quiet;
 }
 
+_Noreturn static void verb_session(struct ctx *c)
+{
+	struct tc_session_spec spec = { .cfg = &c->cfg,
+					.in_fd = STDIN_FILENO,
+					.out_fd = STDOUT_FILENO,
+					.verbose = c->cli.verbose };
+	const char *imports = c->policy.session_json;
+	_cleanup_free_ char *config = NULL;
+	/* what one answer's stdout and stderr may hold, each: the answer
+	 * (escaped) must fit the stdout limit */
+	unsigned long long max = c->cfg.limit[TC_LIMIT_STDOUT] / 4;
+
+	load_config(c);
+	imports = c->policy.session_json;
+	quiet = c->cli.quiet;
+	spec.request_ms = c->cfg.limit[TC_LIMIT_WALL];
+	spec.cwd = c->cfg.workspace ? c->cfg.workspace_inside : "/tmp";
+	max = c->cfg.limit[TC_LIMIT_STDOUT] / 4;
+	/* {"allowed_imports": [...], "default_imports": {...}, "max_bytes": N} */
+	if (asprintf(&config, "%.*s%s\"max_bytes\":%llu}", imports ? (int)strlen(imports) - 1 : 1,
+		     imports ? imports : "{", imports && strcmp(imports, "{}") ? "," : "", max) < 0)
+		die_with("session", ENOMEM, "out of memory");
+	spec.harness_config = config;
+	exit(tc_session_serve(&spec));
+}
+
 _Noreturn static void verb_run(struct ctx *c)
 {
 	struct tc_sandbox_spec spec = { .cfg = &c->cfg, .io = TC_IO_RELAY };
@@ -866,6 +893,8 @@ int main(int argc, char **argv)
 		verb_python(&c);
 	case TC_VERB_CALL:
 		verb_call(&c);
+	case TC_VERB_SESSION:
+		verb_session(&c);
 	case TC_VERB_CHECK:
 		verb_check(&c);
 	case TC_VERB_POLICY_CHECK:

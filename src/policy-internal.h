@@ -46,4 +46,8 @@ bool json_add(cJSON *obj, const char *name, cJSON *item);
 int parse_seccomp(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p);
 cJSON *seccomp_to_json(const struct tc_syscall_policy *sp);
 
+/* policy-session.c: the "session" section. */
+int parse_session(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p);
+cJSON *session_to_json(const struct tc_policy *p);
+
 #endif

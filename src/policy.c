@@ -57,12 +57,13 @@ enum top_key {
 	K_REQUIRE,
 	K_SECCOMP,
 	K_CGROUP_PARENT,
+	K_SESSION,
 	K__MAX
 };
-static const char *const top_keys[K__MAX] = { "version",  "description",  "network",   "hostname",
-					      "limits",	  "max",	  "allow",     "env",
-					      "pass_env", "binds",	  "uid_range", "require",
-					      "seccomp",  "cgroup_parent" };
+static const char *const top_keys[K__MAX] = { "version",  "description",   "network",	"hostname",
+					      "limits",	  "max",	   "allow",	"env",
+					      "pass_env", "binds",	   "uid_range", "require",
+					      "seccomp",  "cgroup_parent", "session" };
 static const char *const allow_keys[] = { "ro_bind", "bind", "workspace", "env", "pass_env" };
 static const char *const bind_keys[] = { "host", "inside", "writable" };
 static const char *const uid_keys[] = { "start", "count" };
@@ -821,6 +822,8 @@ static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct
 		if (!p->cgroup_parent)
 			return oom(c->err);
 	}
+	if (f[K_SESSION] && (r = parse_session(c, f[K_SESSION], p)) < 0)
+		return r;
 	return parse_seccomp(c, f[K_SECCOMP], p);
 }
 
@@ -909,6 +912,7 @@ void tc_policy_release(struct tc_policy *p)
 		free(p->pass_env[i]);
 	free(p->hostname);
 	free(p->cgroup_parent);
+	cJSON_free(p->session_json);
 	free(p->origin);
 	memset(p, 0, sizeof(*p));
 }
@@ -1003,7 +1007,8 @@ static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 					  : cJSON_CreateBool(false)) ||
 	    !json_add(root, "seccomp", seccomp_to_json(&p->syscalls)) ||
 	    (p->cgroup_parent &&
-	     !json_add(root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))))
+	     !json_add(root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))) ||
+	    (p->session_json && !json_add(root, "session", session_to_json(p))))
 		return NULL;
 	return root;
 }

@@ -670,6 +670,37 @@ int tc_json_validate(const char *buf, size_t len, size_t max_bytes, const char *
 	return json_check(buf, len, max_bytes, what ? what : "input", err, NULL, NULL);
 }
 
+int tc_json_members(const char *buf, size_t len, size_t max_bytes, const char *what,
+		    const char *const *keys, size_t n, char **ret, struct tc_error *err)
+{
+	_cleanup_scan_ struct json_scan s = { 0 };
+	_cleanup_cjson_ cJSON *root = NULL;
+	int r;
+
+	what = what ? what : "input";
+	memset(ret, 0, n * sizeof(*ret));
+	r = json_check(buf, len, max_bytes, what, err, &s, &root);
+	if (r < 0)
+		return r;
+	if (!cJSON_IsObject(root))
+		return tc_error_set(err, what, 0, "%s: expected a JSON object", what);
+	for (size_t i = 0; i < n; i++) {
+		const struct json_member *m = scan_find(&s, 0, keys[i]);
+
+		if (!m)
+			continue;
+		ret[i] = strndup(buf + m->val_start, m->val_end - m->val_start);
+		if (!ret[i]) {
+			for (size_t j = 0; j < i; j++) {
+				free(ret[j]);
+				ret[j] = NULL;
+			}
+			return tc_error_set(err, what, ENOMEM, "%s: out of memory", what);
+		}
+	}
+	return 0;
+}
+
 /* A copy of s cut to at most max bytes at a UTF-8 character boundary. */
 static char *strdup_cut(const char *s, size_t max)
 {

@@ -28,6 +28,7 @@ struct tc_policy {
 	size_t n_pass_env;
 	char *hostname;
 	char *cgroup_parent; /* "cgroup_parent", or NULL */
+	char *session_json;  /* "session", compact JSON for the session harness, or NULL */
 	uint32_t uid_base, uid_count;
 	bool require_cgroup2;
 	unsigned require_landlock;	   /* lowest Landlock ABI the host must have; 0: none */

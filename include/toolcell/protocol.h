@@ -23,6 +23,13 @@ bool tc_utf8_valid(const char *buf, size_t len);
 int tc_json_validate(const char *buf, size_t len, size_t max_bytes, const char *what,
 		     struct tc_error *err);
 
+/* Validate buf as tc_json_validate does and require one object; then
+ * ret[i] is a heap copy of the raw bytes of its top-level member keys[i]
+ * (exactly as written: numbers and strings are never re-printed), or NULL
+ * when it has none. The caller frees each. */
+int tc_json_members(const char *buf, size_t len, size_t max_bytes, const char *what,
+		    const char *const *keys, size_t n, char **ret, struct tc_error *err);
+
 /* What the tool answered, as toolcell reads it from the tool's stdout. */
 struct tc_response {
 	bool ok;

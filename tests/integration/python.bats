@@ -356,7 +356,7 @@ json.dump(p, open(sys.argv[2], "w"))' "$(dirname "$TOOLCELL")/policies/default.j
 		capture "$TOOLCELL" python --pass-env TOOLCELL_SECRET --pass-env TOOLCELL_MEMORY --pass-env TC_PLAIN "$script"
 	# passing a TOOLCELL_* variable on may be refused (125) but must never show
 	if [ "$status" -eq 0 ]; then
-		! grep -q '^TOOLCELL' "$TC_TMP/stdout"
+		if grep -q '^TOOLCELL' "$TC_TMP/stdout"; then false; fi
 		grep -qx TC_PLAIN "$TC_TMP/stdout"
 	else
 		[ "$status" -eq 125 ]

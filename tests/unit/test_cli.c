@@ -72,8 +72,8 @@ static void test_no_command(void **state)
 	char *argv[] = { "toolcell", NULL };
 
 	expect_err(tc_cli_parse(1, argv, NULL, &cli, &err), &cli, &err,
-		   "no command given (commands: run, python, call, check, policy check, version, "
-		   "help; see 'toolcell --help')");
+		   "no command given (commands: run, python, call, session, check, policy check, "
+		   "version, help; see 'toolcell --help')");
 	assert_int_equal(cli.verb, TC_VERB_NONE);
 	assert_int_equal(cli.result_fd, -1);
 	assert_int_equal(cli.script_index, -1);
@@ -82,20 +82,20 @@ static void test_no_command(void **state)
 static void test_unknown_command(void **state)
 {
 	EXPECT_ERR("unknown command 'rnu'; did you mean 'run'? (commands: run, python, call, "
-		   "check, policy check, version, help)",
+		   "session, check, policy check, version, help)",
 		   "rnu");
 	EXPECT_ERR("unknown command 'pyton'; did you mean 'python'? (commands: run, python, call, "
-		   "check, policy check, version, help)",
+		   "session, check, policy check, version, help)",
 		   "pyton", "s.py");
 	EXPECT_ERR("unknown command 'chek'; did you mean 'check'? (commands: run, python, call, "
-		   "check, policy check, version, help)",
+		   "session, check, policy check, version, help)",
 		   "chek");
-	EXPECT_ERR("unknown command 'frobnicate' (commands: run, python, call, check, policy "
-		   "check, version, help)",
+	EXPECT_ERR("unknown command 'frobnicate' (commands: run, python, call, session, check, "
+		   "policy check, version, help)",
 		   "frobnicate");
 	EXPECT_ERR("unknown option '--memory' before the command; options follow it, as in "
-		   "'toolcell run --memory 256M PROGRAM' (commands: run, python, call, check, "
-		   "policy check, version, help)",
+		   "'toolcell run --memory 256M PROGRAM' (commands: run, python, call, session, "
+		   "check, policy check, version, help)",
 		   "--memory", "1G", "run", "ls");
 }
 
@@ -141,7 +141,7 @@ static void test_help_verbs(void **state)
 	EXPECT_HELP(TC_VERB_POLICY_CHECK, "policy", "--help");
 	EXPECT_HELP(TC_VERB_POLICY_CHECK, "policy", "check", "-h");
 	EXPECT_ERR("unknown command 'rnu'; did you mean 'run'? (commands: run, python, call, "
-		   "check, policy check, version, help)",
+		   "session, check, policy check, version, help)",
 		   "help", "rnu");
 	EXPECT_ERR("help: unexpected argument 'x' (usage: toolcell help [COMMAND])", "help", "run",
 		   "x");
@@ -1108,6 +1108,7 @@ static void test_help_texts(void **state)
 		[TC_VERB_RUN] = "Usage: toolcell run ",
 		[TC_VERB_PYTHON] = "Usage: toolcell python ",
 		[TC_VERB_CALL] = "Usage: toolcell call ",
+		[TC_VERB_SESSION] = "Usage: toolcell session ",
 		[TC_VERB_CHECK] = "Usage: toolcell check ",
 		[TC_VERB_POLICY_CHECK] = "Usage: toolcell policy check FILE",
 		[TC_VERB_VERSION] = "Usage: toolcell version",
@@ -1126,6 +1127,7 @@ static void test_help_texts(void **state)
 		"toolcell run ",
 		"toolcell python ",
 		"toolcell call ",
+		"toolcell session ",
 		"toolcell check ",
 		"toolcell policy check FILE",
 		"toolcell version",

@@ -1,0 +1,560 @@
+/* `toolcell session` (see session.h). Single-threaded: one request at a
+ * time, one poll loop while it runs, blocking reads of the caller's
+ * requests in between. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "toolcell/protocol.h"
+#include "toolcell/record.h"
+#include "toolcell/sandbox.h"
+#include "toolcell/session.h"
+#include "toolcell/util.h"
+
+#define SESSION_LIFETIME_MS (86400ull * 1000) /* the sandbox's own wall clock: 24 h */
+#define STOP_GRACE_MS	    2000	      /* for the runner to end the sandbox */
+#define HARNESS		    "/usr/lib/toolcell/session.pyc"
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+struct session {
+	const struct tc_session_spec *spec;
+	struct tc_config cfg; /* spec->cfg with the session's own wall clock */
+	pid_t runner;	      /* -1: no sandbox now */
+	int to_h, from_h, err_h, status_fd;
+	struct buf hout; /* the harness's answers, not yet whole lines */
+	uint64_t nonce;
+	bool state_lost; /* the next answer comes from a fresh sandbox after a loss */
+	bool started;	 /* a sandbox was built at least once */
+};
+
+enum outcome {
+	ANSWERED,
+	TIMED_OUT,
+	ENDED,
+	TOO_LARGE
+};
+
+static int buf_add(struct buf *b, const char *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *q;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		q = realloc(b->p, cap);
+		if (!q)
+			return -ENOMEM;
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+static void buf_drop(struct buf *b, size_t n)
+{
+	memmove(b->p, b->p + n, b->len - n);
+	b->len -= n;
+	if (b->p)
+		b->p[b->len] = '\0';
+}
+
+/* ---- the runner: our child that runs the sandbox ---- */
+
+_Noreturn static void runner_main(struct session *s, pid_t controller, int fds[4])
+{
+	char *argv[] = { "python3", "-I", "-S", HARNESS, (char *)s->spec->harness_config, NULL };
+	struct tc_sandbox_spec sp = { .cfg = &s->cfg,
+				      .argv = argv,
+				      .cwd = s->spec->cwd,
+				      .io = TC_IO_RELAY,
+				      .verbose = s->spec->verbose };
+	struct tc_sandbox_result res;
+	struct tc_error e = { 0 };
+	struct tc_outcome o;
+
+	/* the controller's death (even by SIGKILL) ends the sandbox */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != controller)
+		_exit(1);
+	if (dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
+		_exit(1);
+	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
+	fcntl(fds[3], F_SETFD, FD_CLOEXEC);
+	tc_outcome_init(&o);
+	tc_sandbox_run(&sp, &o, &res, &e);
+	dprintf(fds[3], "%s\t%s\n", tc_status_name(o.status), o.err.message);
+	_exit(0);
+}
+
+static int start(struct session *s)
+{
+	int in[2], out[2], err[2], st[2];
+	pid_t self = getpid(), pid;
+
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
+		int e = errno;
+		close(in[0]);
+		close(in[1]);
+		return -e;
+	}
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int fds[4] = { in[0], out[1], err[1], st[1] };
+		close(in[1]);
+		close(out[0]);
+		close(err[0]);
+		close(st[0]);
+		runner_main(s, self, fds);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	close(st[1]);
+	s->runner = pid;
+	s->to_h = in[1];
+	s->from_h = out[0];
+	s->err_h = err[0];
+	s->status_fd = st[0];
+	s->hout.len = 0;
+	s->started = true;
+	fcntl(s->from_h, F_SETFL, O_NONBLOCK);
+	fcntl(s->err_h, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+static bool wait_runner(pid_t pid, uint64_t ms)
+{
+	uint64_t end = tc_now_ns() + ms * 1000000ull;
+
+	do {
+		pid_t r = waitpid(pid, NULL, WNOHANG);
+		if (r == pid || (r < 0 && errno == ECHILD))
+			return true;
+		struct timespec ts = { 0, 5000000 };
+		nanosleep(&ts, NULL);
+	} while (tc_now_ns() < end);
+	return false;
+}
+
+/* End the runner and its sandbox: gently (EOF to the harness) or at once
+ * (SIGTERM: the runner kills the sandbox). What the run's status was goes
+ * into status ("memory_limit"), when the runner said. */
+static void stop(struct session *s, bool gently, char *status, size_t n)
+{
+	char line[512] = "";
+	ssize_t got;
+
+	if (s->runner < 0)
+		return;
+	tc_closep(&s->to_h);
+	s->to_h = -1;
+	if (!gently || !wait_runner(s->runner, STOP_GRACE_MS)) {
+		kill(s->runner, SIGTERM);
+		if (!wait_runner(s->runner, STOP_GRACE_MS)) {
+			kill(s->runner, SIGKILL);
+			waitpid(s->runner, NULL, 0);
+		}
+	}
+	got = read(s->status_fd, line, sizeof(line) - 1);
+	line[got > 0 ? got : 0] = '\0';
+	if (status) {
+		/* "STATUS\tmessage\n" */
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(status, n, "%s", line);
+	}
+	tc_closep(&s->from_h);
+	tc_closep(&s->err_h);
+	tc_closep(&s->status_fd);
+	s->from_h = s->err_h = s->status_fd = -1;
+	s->runner = -1;
+}
+
+/* ---- answers ---- */
+
+static int write_all_fd(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* A JSON string of text (ASCII messages of ours). */
+static void json_str(struct buf *b, const char *text)
+{
+	buf_add(b, "\"", 1);
+	for (const char *p = text; *p; p++) {
+		char esc[8];
+		if (*p == '"' || *p == '\\') {
+			esc[0] = '\\';
+			esc[1] = *p;
+			buf_add(b, esc, 2);
+		} else if ((unsigned char)*p < 0x20) {
+			snprintf(esc, sizeof(esc), "\\u%04x", (unsigned char)*p);
+			buf_add(b, esc, 6);
+		} else {
+			buf_add(b, p, 1);
+		}
+	}
+	buf_add(b, "\"", 1);
+}
+
+struct answer {
+	const char *id;	      /* raw JSON, or NULL for null */
+	const char *raw[6];   /* success, stdout, stderr, globals, exception, output_files */
+	const char *err_type; /* toolcell's own exception, or NULL */
+	const char *err_message;
+	bool timed_out;
+	double duration_s;
+};
+
+static const char *const answer_keys[] = { "success", "stdout",	   "stderr",
+					   "globals", "exception", "output_files" };
+static const char *const answer_default[] = { "false", "\"\"", "\"\"", "{}", "null", "{}" };
+
+static int respond(struct session *s, const struct answer *a)
+{
+	struct buf b = { 0 };
+	char num[64];
+	int r;
+
+	buf_add(&b, "{\"id\":", 6);
+	buf_add(&b, a->id ? a->id : "null", strlen(a->id ? a->id : "null"));
+	for (size_t i = 0; i < TC_ARRAY_SIZE(answer_keys); i++) {
+		const char *v = a->raw[i] ? a->raw[i] : answer_default[i];
+		buf_add(&b, ",\"", 2);
+		buf_add(&b, answer_keys[i], strlen(answer_keys[i]));
+		buf_add(&b, "\":", 2);
+		if (i == 4 && a->err_type) {
+			buf_add(&b, "{\"type\":", 8);
+			json_str(&b, a->err_type);
+			buf_add(&b, ",\"message\":", 11);
+			json_str(&b, a->err_message ? a->err_message : "");
+			buf_add(&b, ",\"traceback\":null}", 18);
+		} else {
+			buf_add(&b, v, strlen(v));
+		}
+	}
+	snprintf(num, sizeof(num), ",\"timed_out\":%s,\"duration_s\":%.3f,\"state_lost\":%s}\n",
+		 a->timed_out ? "true" : "false", a->duration_s, s->state_lost ? "true" : "false");
+	buf_add(&b, num, strlen(num));
+	r = b.p ? write_all_fd(s->spec->out_fd, b.p, b.len) : -ENOMEM;
+	free(b.p);
+	return r;
+}
+
+static int refuse(struct session *s, const char *id, const char *type, const char *message)
+{
+	struct answer a = { .id = id, .err_type = type, .err_message = message };
+
+	return respond(s, &a);
+}
+
+/* ---- one request ---- */
+
+/* Forward whatever the harness wrote on its stderr (tracebacks of its own,
+ * a stray thread's os.write(2)) to ours. */
+static void drain_stderr(struct session *s)
+{
+	char b[4096];
+	ssize_t n;
+
+	while (s->err_h >= 0 && (n = read(s->err_h, b, sizeof(b))) > 0)
+		if (write_all_fd(STDERR_FILENO, b, (size_t)n) < 0)
+			break;
+}
+
+/* Send the framed request and wait for the answer with our nonce. */
+static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t deadline,
+			char **ret_line)
+{
+	uint64_t max = s->cfg.limit[TC_LIMIT_STDOUT];
+	char head[64];
+	int n;
+
+	/* unpredictable, so no line written ahead of time can pass for the
+	 * answer to this request */
+	if (getrandom(&s->nonce, sizeof(s->nonce), 0) != sizeof(s->nonce))
+		s->nonce = tc_now_ns();
+	s->nonce >>= 11; /* exact in a double, whatever reads the JSON */
+	n = snprintf(head, sizeof(head), "{\"nonce\":%" PRIu64 ",\"request\":", s->nonce);
+
+	*ret_line = NULL;
+	if (write_all_fd(s->to_h, head, (size_t)n) < 0 || write_all_fd(s->to_h, req, len) < 0 ||
+	    write_all_fd(s->to_h, "}\n", 2) < 0)
+		return ENDED;
+	for (;;) {
+		char *nl = s->hout.p ? memchr(s->hout.p, '\n', s->hout.len) : NULL;
+		uint64_t now = tc_now_ns();
+		struct pollfd p[2] = { { .fd = s->from_h, .events = POLLIN },
+				       { .fd = s->err_h, .events = POLLIN } };
+		char chunk[65536];
+		ssize_t got;
+
+		if (nl) {
+			size_t line_len = (size_t)(nl - s->hout.p);
+			char *keys_nonce[1] = { NULL };
+			static const char *const nonce_key[] = { "nonce" };
+			struct tc_error e = { 0 };
+			char want[32];
+			char *line = strndup(s->hout.p, line_len);
+
+			buf_drop(&s->hout, line_len + 1);
+			snprintf(want, sizeof(want), "%" PRIu64, s->nonce);
+			if (line &&
+			    tc_json_members(line, line_len, max, "answer", nonce_key, 1, keys_nonce,
+					    &e) == 0 &&
+			    keys_nonce[0] && !strcmp(keys_nonce[0], want)) {
+				free(keys_nonce[0]);
+				*ret_line = line;
+				return ANSWERED;
+			}
+			/* not the answer to this request: never passed on */
+			free(keys_nonce[0]);
+			free(line);
+			continue;
+		}
+		if (s->hout.len > max)
+			return TOO_LARGE;
+		if (now >= deadline)
+			return TIMED_OUT;
+		if (poll(p, 2, (int)((deadline - now) / 1000000 + 1)) < 0 && errno != EINTR)
+			return ENDED;
+		if (p[1].revents)
+			drain_stderr(s);
+		if (!p[0].revents)
+			continue;
+		got = read(s->from_h, chunk, sizeof(chunk));
+		if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))
+			return ENDED;
+		if (got > 0 && buf_add(&s->hout, chunk, (size_t)got) < 0)
+			return TOO_LARGE;
+	}
+}
+
+/* The exception type for how a sandbox ended under a request. */
+static const char *ended_type(const char *status)
+{
+	static const struct {
+		const char *status, *type;
+	} map[] = {
+		{ "memory_limit", "MemoryLimit" }, { "pids_limit", "PidsLimit" },
+		{ "output_limit", "OutputLimit" }, { "syscall_denied", "SyscallDenied" },
+		{ "timeout", "Timeout" },	   { "sandbox_error", "SandboxError" },
+	};
+
+	for (size_t i = 0; i < TC_ARRAY_SIZE(map); i++)
+		if (!strcmp(status, map[i].status))
+			return map[i].type;
+	return "SandboxExited";
+}
+
+static bool raw_is(const char *raw, int i)
+{
+	switch (i) {
+	case 0:
+		return !strcmp(raw, "true") || !strcmp(raw, "false");
+	case 1:
+	case 2:
+		return raw[0] == '"';
+	case 4:
+		return raw[0] == '{' || !strcmp(raw, "null");
+	default:
+		return raw[0] == '{';
+	}
+}
+
+static void run_code(struct session *s, const char *line, size_t len, const char *id,
+		     uint64_t limit_ms)
+{
+	char *raw[TC_ARRAY_SIZE(answer_keys)] = { 0 }, *answer = NULL, status[600] = "", msg[800];
+	char *why;
+	struct answer a = { .id = id };
+	struct tc_error e = { 0 };
+	uint64_t t0;
+	enum outcome out;
+
+	if (s->runner < 0 && start(s) < 0) {
+		refuse(s, id, "SandboxError", "cannot start the session's sandbox");
+		return;
+	}
+	t0 = tc_now_ns();
+	out = ask(s, line, len, t0 + limit_ms * 1000000ull, &answer);
+	a.duration_s = (double)(tc_now_ns() - t0) / 1e9;
+	switch (out) {
+	case ANSWERED:
+		if (tc_json_members(answer, strlen(answer), s->cfg.limit[TC_LIMIT_STDOUT], "answer",
+				    answer_keys, TC_ARRAY_SIZE(answer_keys), raw, &e) < 0) {
+			a.err_type = "InvalidResponse";
+			a.err_message = e.message;
+			break;
+		}
+		for (size_t i = 0; i < TC_ARRAY_SIZE(answer_keys); i++)
+			a.raw[i] = raw[i] && raw_is(raw[i], (int)i) ? raw[i] : NULL;
+		break;
+	case TIMED_OUT:
+		stop(s, false, NULL, 0);
+		a.timed_out = true;
+		a.err_type = "Timeout";
+		snprintf(msg, sizeof(msg),
+			 "the request ran past its time limit of %.3f s; the session's sandbox was "
+			 "ended and the next request starts a fresh one",
+			 (double)limit_ms / 1000);
+		a.err_message = msg;
+		break;
+	case ENDED:
+	case TOO_LARGE:
+		stop(s, false, status, sizeof(status));
+		why = strchr(status, '\t');
+		if (why)
+			*why++ = '\0';
+		a.err_type = out == TOO_LARGE ? "OutputLimit" : ended_type(status);
+		snprintf(
+			msg, sizeof(msg),
+			out == TOO_LARGE
+				? "the answer was larger than the stdout limit; the session's "
+				  "sandbox was ended"
+				: "the session's sandbox ended (%s%s%s) while the request ran; the "
+				  "next request starts a fresh one",
+			status[0] ? status : "unknown", why && *why ? ": " : "", why ? why : "");
+		a.err_message = msg;
+		break;
+	}
+	respond(s, &a);
+	s->state_lost = out != ANSWERED;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(raw); i++)
+		free(raw[i]);
+	free(answer);
+}
+
+/* One request line from the caller. false: shutdown. */
+static bool serve_one(struct session *s, const char *line, size_t len)
+{
+	static const char *const keys[] = { "id", "op", "code", "timeout_s" };
+	char *m[TC_ARRAY_SIZE(keys)] = { 0 }, msg[TC_ERROR_MESSAGE_MAX];
+	struct tc_error e = { 0 };
+	uint64_t limit = s->spec->request_ms;
+	bool go_on = true;
+
+	if (tc_json_members(line, len, s->cfg.limit[TC_LIMIT_REQUEST], "request", keys,
+			    TC_ARRAY_SIZE(keys), m, &e) < 0) {
+		refuse(s, NULL, "BadRequest", e.message);
+		return true;
+	}
+	if (m[1] && !strcmp(m[1], "\"shutdown\"")) {
+		struct answer a = { .id = m[0], .raw = { "true" } };
+		go_on = false;
+		stop(s, true, NULL, 0);
+		respond(s, &a);
+	} else if (m[1] && !strcmp(m[1], "\"reset\"")) {
+		struct answer a = { .id = m[0], .raw = { "true" } };
+		stop(s, false, NULL, 0);
+		s->state_lost = false; /* asked for: nothing was lost */
+		respond(s, &a);
+	} else if (m[1]) {
+		refuse(s, m[0], "BadRequest",
+		       "request: \"op\" must be \"reset\" or \"shutdown\" (or absent, with \"code\")");
+	} else if (!m[2] || m[2][0] != '"') {
+		refuse(s, m[0], "BadRequest", "request: \"code\" must be a string");
+	} else {
+		if (m[3]) {
+			char *end = NULL;
+			double t = strtod(m[3], &end);
+			if (!end || *end || !(t > 0) || t * 1000 > (double)limit) {
+				snprintf(
+					msg, sizeof(msg),
+					"request: \"timeout_s\" must be a number above 0 and at most "
+					"the session's limit of %.3f s",
+					(double)limit / 1000);
+				refuse(s, m[0], "BadRequest", msg);
+				goto done;
+			}
+			limit = (uint64_t)(t * 1000 + 0.999);
+		}
+		run_code(s, line, len, m[0], limit);
+	}
+done:
+	for (size_t i = 0; i < TC_ARRAY_SIZE(m); i++)
+		free(m[i]);
+	return go_on;
+}
+
+int tc_session_serve(const struct tc_session_spec *spec)
+{
+	struct session s = { .spec = spec,
+			     .cfg = *spec->cfg,
+			     .runner = -1,
+			     .to_h = -1,
+			     .from_h = -1,
+			     .err_h = -1,
+			     .status_fd = -1 };
+	struct buf in = { 0 };
+	size_t max = spec->cfg->limit[TC_LIMIT_REQUEST];
+	bool go_on = true, skipping = false;
+	char chunk[65536];
+
+	s.cfg.limit[TC_LIMIT_WALL] = SESSION_LIFETIME_MS;
+	while (go_on) {
+		char *nl = in.p ? memchr(in.p, '\n', in.len) : NULL;
+		ssize_t n;
+
+		if (nl) {
+			size_t len = (size_t)(nl - in.p);
+			if (!skipping && len > 0)
+				go_on = serve_one(&s, in.p, len);
+			skipping = false;
+			buf_drop(&in, len + 1);
+			continue;
+		}
+		if (in.len > max && !skipping) {
+			char msg[128];
+			snprintf(msg, sizeof(msg),
+				 "request: longer than the %zu-byte limit (one request per line)",
+				 max);
+			refuse(&s, NULL, "BadRequest", msg);
+			skipping = true;
+		}
+		if (skipping)
+			in.len = 0;
+		n = read(spec->in_fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (in.len && !skipping)
+				serve_one(&s, in.p, in.len); /* a last line without newline */
+			break;
+		}
+		if (buf_add(&in, chunk, (size_t)n) < 0)
+			break;
+	}
+	stop(&s, true, NULL, 0);
+	free(in.p);
+	free(s.hout.p);
+	return 0;
+}
