@@ -1,6 +1,8 @@
 /* libFuzzer harness for request validation: tc_json_validate on arbitrary
  * bytes must never crash, must answer 0, -EINVAL or -E2BIG, must fill a
- * message on refusal, and whatever it accepts cJSON must accept too. */
+ * message on refusal, and whatever it accepts cJSON must accept too. The
+ * same bytes go through tc_json_members (toolcell session's requests and
+ * answers): every member it returns must itself be one valid JSON value. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -42,6 +44,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		cJSON_Delete(j);
 		free(copy);
+	}
+	{
+		static const char *const keys[] = { "id", "op", "code", "timeout_s", "nonce" };
+		char *m[5];
+		int rm = tc_json_members((const char *)data, size, FUZZ_MAX_BYTES, "request", keys,
+					 5, m, &err);
+
+		if (rm == 0 && r != 0)
+			abort(); /* members accepted what validation refused */
+		for (size_t i = 0; rm == 0 && i < 5; i++) {
+			if (m[i] && tc_json_validate(m[i], strlen(m[i]), FUZZ_MAX_BYTES, "member",
+						     &err) != 0)
+				abort();
+			free(m[i]);
+		}
 	}
 	return 0;
 }
