@@ -14,7 +14,8 @@ run "$TOOLCELL" check
 sed 's/^/  stdout| /' "$TC_W/stdout"
 assert_eq "$TC_RC" 0 "check: exit status"
 assert_match "$TC_OUT" "*user namespaces:*" "check: a user namespaces line"
-assert_match "$TC_OUT" "*cgroup2:*" "check: a cgroup2 line"
+assert_match "$TC_OUT" "*cgroup2 mount: /sys/fs/cgroup*" "check: the cgroup2 mount line"
+assert_match "$TC_OUT" "*cgroup delegation: *" "check: the delegation line"
 assert_match "$TC_OUT" "*landlock:*" "check: a landlock line"
 assert_match "$TC_OUT" "*sandbox: ok*" "check: the sandbox line"
 # the host shows these lines as facts about the guest
