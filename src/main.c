@@ -601,6 +601,58 @@ static char *show_tool_file(const struct ctx *c, char *abs, bool dir, struct tc_
 	return strdup(abs);
 }
 
+/* `python -m py_compile FILE...` (how PyRunner-style engines validate a
+ * tool): each FILE that is a regular file is shown inside like a script,
+ * as far as spec has room for binds (two); python3 reports any other as
+ * it would. argv is python3's command line, argv[0] "python3". */
+static void show_compiled_files(const struct ctx *c, char **argv, struct tc_sandbox_spec *spec,
+				struct tc_error *e)
+{
+	static char paths[TC_ARRAY_SIZE(spec->extra_binds)][PATH_MAX];
+	char dir[PATH_MAX];
+	int i = 1;
+
+	bool found = false;
+
+	for (; !found && i < c->cli.argc + 1 && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-mpy_compile")) {
+			found = true;
+		} else if (!strcmp(argv[i], "-m")) {
+			if (i + 1 >= c->cli.argc + 1 || strcmp(argv[i + 1], "py_compile"))
+				return;
+			found = true;
+			i++;
+		} else if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "--")) {
+			return;
+		}
+	}
+	if (!found)
+		return;
+	for (; i < c->cli.argc + 1 && spec->n_extra_binds < TC_ARRAY_SIZE(spec->extra_binds); i++) {
+		struct stat st;
+		char *inside, *path = paths[spec->n_extra_binds];
+
+		if (argv[i][0] == '-' || !absolute_path(argv[i], path) || stat(path, &st) < 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		warn_unreadable(path, &st);
+		inside = show_tool_file(c, path, false, &spec->extra_binds[spec->n_extra_binds],
+					dir, e);
+		if (!inside)
+			die(e);
+		if (spec->extra_binds[spec->n_extra_binds].host) {
+			spec->n_extra_binds++;
+			argv[i] = inside;
+		} else if (argv[i][0] == '/') {
+			argv[i] = inside;
+		} else {
+			/* covered by a bind, and the working directory is
+			 * there too: the relative name reads as it would bare */
+			free(inside);
+		}
+	}
+}
+
 _Noreturn static void verb_python(struct ctx *c)
 {
 	struct tc_sandbox_spec spec = { .cfg = &c->cfg, .io = TC_IO_RELAY };
@@ -634,6 +686,7 @@ _Noreturn static void verb_python(struct ctx *c)
 		/* python3 gets the script by its path inside */
 		argv[c->cli.script_index + 1] = inside ? inside : script;
 	}
+	show_compiled_files(c, argv, &spec, &e);
 	cwd = choose_cwd(&c->cfg, spec.extra_binds, spec.n_extra_binds);
 	spec.argv = argv;
 	spec.cwd = cwd;
