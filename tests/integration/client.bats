@@ -66,3 +66,24 @@ print(" ".join(sorted(names - set(sys.stdlib_module_names))))' "$dir/toolcell_cl
 	[ "$status" -eq 0 ]
 	[ "$output" = "" ]
 }
+
+@test "client Session against the real toolcell session: state, return_globals, timeout, state_lost, reset" {
+	local dir
+	dir=$(client_dir) || tc_skip "tools/python/toolcell_client.py not found (set TC_SOURCE to the repository)"
+	run env TOOLCELL="$TOOLCELL" "$PY" -I -B -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import toolcell_client as tc
+with tc.Session(memory="256M") as s:
+    a = s.execute("x = 6 * 7\nprint(x)")
+    print(a["success"], repr(a["stdout"]), a["state_lost"])
+    print(s.execute("y = x + 1", return_globals=["y"])["globals"])
+    t = s.execute("while True: pass", timeout_s=0.3)
+    print(t["timed_out"], t["exception"]["type"])
+    print(s.execute("pass")["state_lost"])
+    s.execute("z = 1")
+    s.reset()
+    print(s.execute("print(z)")["exception"]["type"])' "$dir"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf "True '42\\\\n' False\n{'y': 43}\nTrue Timeout\nTrue\nNameError")" ]
+}
