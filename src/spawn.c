@@ -456,6 +456,11 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 		(uint64_t)ru->ru_utime.tv_sec * 1000 + (uint64_t)ru->ru_utime.tv_usec / 1000;
 	o->cpu_system_ms =
 		(uint64_t)ru->ru_stime.tv_sec * 1000 + (uint64_t)ru->ru_stime.tv_usec / 1000;
+	if (s->killed_cpu_known &&
+	    s->killed_cpu_ms[0] + s->killed_cpu_ms[1] > o->cpu_user_ms + o->cpu_system_ms) {
+		o->cpu_user_ms = s->killed_cpu_ms[0];
+		o->cpu_system_ms = s->killed_cpu_ms[1];
+	}
 	/* the larger of the sampled sum and the biggest single process */
 	o->memory_peak_bytes.known = true;
 	o->memory_peak_bytes.value = s->rss_peak > maxrss ? s->rss_peak : maxrss;

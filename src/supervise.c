@@ -23,6 +23,8 @@
  * stays there. Kill only after the count has sat at the limit this long. */
 #define TC_PIDS_GRACE_MS 250
 
+static int walk(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks, uint64_t *cpu);
+
 static void kill_sandbox(struct tc_supervisor *s, enum tc_kill_reason why)
 {
 	if (s->init_exited)
@@ -31,6 +33,18 @@ static void kill_sandbox(struct tc_supervisor *s, enum tc_kill_reason why)
 	 * checks run in the tie order of DESIGN §3 */
 	if (s->reason == TC_KILL_NONE)
 		s->reason = why;
+	/* the processes the kill takes are never reaped by the init, so their
+	 * CPU never reaches its rusage: count it now */
+	if (!s->killed_cpu_known) {
+		uint64_t rss, tasks, ticks[2];
+		long hz = sysconf(_SC_CLK_TCK);
+
+		if (walk(s->pid, false, &rss, &tasks, ticks) == 0 && hz > 0) {
+			s->killed_cpu_ms[0] = ticks[0] * 1000 / (uint64_t)hz;
+			s->killed_cpu_ms[1] = ticks[1] * 1000 / (uint64_t)hz;
+			s->killed_cpu_known = true;
+		}
+	}
 	pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0);
 }
 
@@ -48,8 +62,13 @@ static int read_small(const char *path, char *buf, size_t size)
 	return (int)n;
 }
 
-/* rss (bytes) and num_threads of one process from /proc/PID/stat */
-static int stat_of(pid_t pid, uint64_t *rss, uint64_t *threads)
+/* One process's /proc/PID/stat: rss (bytes), num_threads, and its CPU
+ * in clock ticks, user and system, its reaped children's included. */
+struct proc_stat {
+	uint64_t rss, threads, user, sys;
+};
+
+static int stat_of(pid_t pid, struct proc_stat *st)
 {
 	char path[64], buf[1024];
 	char *p;
@@ -61,14 +80,18 @@ static int stat_of(pid_t pid, uint64_t *rss, uint64_t *threads)
 	p = strrchr(buf, ')');
 	if (!p)
 		return -EINVAL;
-	*rss = *threads = 0;
+	memset(st, 0, sizeof(*st));
 	for (p++; *p; field++) {
 		while (*p == ' ')
 			p++;
+		if (field == 14 || field == 16) /* utime, cutime */
+			st->user += strtoull(p, NULL, 10);
+		if (field == 15 || field == 17) /* stime, cstime */
+			st->sys += strtoull(p, NULL, 10);
 		if (field == 20)
-			*threads = strtoull(p, NULL, 10);
+			st->threads = strtoull(p, NULL, 10);
 		if (field == 24) {
-			*rss = strtoull(p, NULL, 10) * (uint64_t)sysconf(_SC_PAGESIZE);
+			st->rss = strtoull(p, NULL, 10) * (uint64_t)sysconf(_SC_PAGESIZE);
 			return 0;
 		}
 		while (*p && *p != ' ')
@@ -128,25 +151,41 @@ static uint64_t pss_of(pid_t pid)
 	return strtoull(p + 5, NULL, 10) * 1024;
 }
 
-int tc_supervise_sample(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks)
+/* Walk the processes below the init at pid; with cpu, the init itself
+ * counts too (its reaped children's CPU). */
+static int walk(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks, uint64_t *cpu)
 {
 	static pid_t list[TC_WALK_MAX];
-	uint64_t rss_sum = 0, tasks = 0, rss, threads;
+	uint64_t rss_sum = 0, tasks = 0;
+	struct proc_stat st;
 	size_t n = 0;
 
-	if (stat_of(pid, &rss, &threads) < 0)
+	if (stat_of(pid, &st) < 0)
 		return -ESRCH;
-	n = children_of(pid, threads, list, 0, TC_WALK_MAX);
+	if (cpu) {
+		cpu[0] = st.user;
+		cpu[1] = st.sys;
+	}
+	n = children_of(pid, st.threads, list, 0, TC_WALK_MAX);
 	for (size_t i = 0; i < n; i++) {
-		if (stat_of(list[i], &rss, &threads) < 0)
+		if (stat_of(list[i], &st) < 0)
 			continue; /* gone meanwhile */
-		rss_sum += precise ? pss_of(list[i]) : rss;
-		tasks += threads;
-		n = children_of(list[i], threads, list, n, TC_WALK_MAX);
+		rss_sum += precise ? pss_of(list[i]) : st.rss;
+		tasks += st.threads;
+		if (cpu) {
+			cpu[0] += st.user;
+			cpu[1] += st.sys;
+		}
+		n = children_of(list[i], st.threads, list, n, TC_WALK_MAX);
 	}
 	*ret_rss = rss_sum;
 	*ret_tasks = tasks;
 	return 0;
+}
+
+int tc_supervise_sample(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks)
+{
+	return walk(pid, precise, ret_rss, ret_tasks, NULL);
 }
 
 static void on_sync(struct tc_supervisor *s)

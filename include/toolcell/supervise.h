@@ -66,6 +66,11 @@ struct tc_supervisor {
 	bool sampled;
 	uint64_t at_limit_since; /* when the task count reached the limit (0: below it) */
 	uint64_t rss_peak, tasks_peak;
+	/* CPU of every process of the sandbox (ms, user and system) when
+	 * toolcell killed it: the kill's victims never reach the init's
+	 * rusage */
+	bool killed_cpu_known;
+	uint64_t killed_cpu_ms[2];
 	uint64_t end_ns;
 	uint64_t exited_ns;		/* when the init reported the tool's exit */
 	uint64_t stages[TC_STAGE__MAX]; /* TC_MSG_STAGES, when --verbose */

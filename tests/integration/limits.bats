@@ -220,3 +220,18 @@ sys.exit(1)"
 	[ "$status" -eq 1 ]
 	[ "$(key status)" = '"exit_nonzero"' ]
 }
+
+@test "a run toolcell kills keeps the CPU its processes used (a spinner, a forked spinner)" {
+	run "$TOOLCELL" python --timeout 1.5 --result "$T/r.json" -c "
+import os
+if os.fork() == 0:
+    while True: pass
+while True: pass"
+	[ "$status" -eq 124 ]
+	[ "$(key status)" = '"timeout"' ]
+	# two spinners on two cores for 1.5 s: well over one second of CPU (the
+	# killed processes are never reaped by the init, so rusage alone says ~0)
+	cpu=$(( $(key cpu_user_ms) + $(key cpu_system_ms) ))
+	[ "$cpu" -ge 1000 ] || { echo "cpu $cpu ms"; false; }
+	[ "$cpu" -le $(( 2 * $(key wall_ms) + 100 )) ]
+}
