@@ -50,6 +50,8 @@ void tc_config_release(struct tc_config *cfg)
 	free(cfg->rootfs);
 	free(cfg->hostname);
 	free(cfg->cgroup_parent);
+	for (i = 0; i < cfg->n_programs && i < TC_MAX_PROGRAMS; i++)
+		free(cfg->programs[i]);
 	memset(cfg, 0, sizeof(*cfg));
 }
 

@@ -190,21 +190,27 @@ static void load_config(struct ctx *c)
 			die_with("rootfs", errno, "cannot use the rootfs %s: %s",
 				 c->cli.overrides.rootfs, strerror(errno));
 		c->cli.overrides.rootfs = c->rootfs;
-	} else {
-		c->rootfs = default_path("rootfs", TOOLCELL_INSTALL_ROOTFS_REL);
 	}
-	if (!c->policy_path || !c->rootfs)
+	if (!c->policy_path)
 		die_with("main", ENOMEM, "out of memory");
 	if (tc_policy_load(c->policy_path, &c->policy, &e) < 0)
 		die(&e);
+	if (!c->rootfs)
+		c->rootfs = c->policy.rootfs_workspace
+				    ? default_path("rootfs-workspace",
+						   TOOLCELL_INSTALL_ROOTFS_REL "-workspace")
+				    : default_path("rootfs", TOOLCELL_INSTALL_ROOTFS_REL);
+	if (!c->rootfs)
+		die_with("main", ENOMEM, "out of memory");
 	if (tc_policy_apply(&c->policy, &c->cli.overrides, environ, c->rootfs, &c->cfg, &e) < 0)
 		die(&e);
 	snprintf(py, sizeof(py), "%s%s", c->cfg.rootfs, TC_PYTHON);
 	if (access(py, X_OK) < 0)
 		die_with("rootfs", errno,
 			 "no Python rootfs at %s (%s); build it with 'cmake --build build --target "
-			 "rootfs' or pass --rootfs DIR",
-			 c->cfg.rootfs, strerror(errno));
+			 "%s' or pass --rootfs DIR",
+			 c->cfg.rootfs, strerror(errno),
+			 c->policy.rootfs_workspace ? "rootfs-workspace" : "rootfs");
 	/* check reports an unmet requirement instead of stopping at it */
 	if (c->cli.verb != TC_VERB_CHECK && unmet_requirement(c, why, sizeof(why)))
 		die_with("policy", EOPNOTSUPP, "%s", why);
@@ -546,6 +552,56 @@ _Noreturn static void verb_session(struct ctx *c)
 	exit(tc_session_serve(&spec));
 }
 
+/* Workspace mode (a policy with "programs"): PROGRAM is a bare name on
+ * the list (python3 always is), the run has a workspace, and no argument
+ * is an absolute path or climbs out with ".." (an argument of several
+ * lines is program text, not a path). A convenience for honest agents, not
+ * the boundary: the sandbox is. */
+static void check_workspace_mode(const struct ctx *c)
+{
+	const struct tc_config *cfg = &c->cfg;
+	char **argv = c->cli.argv;
+	char list[512] = "python3";
+	bool listed = !strcmp(argv[0], "python3");
+
+	if (!cfg->n_programs)
+		return;
+	for (size_t i = 0; i < cfg->n_programs; i++) {
+		listed = listed || !strcmp(argv[0], cfg->programs[i]);
+		if (strcmp(cfg->programs[i], "python3"))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), ", %s",
+				 cfg->programs[i]);
+	}
+	if (!cfg->workspace)
+		die_with("workspace", EINVAL,
+			 "%s is a workspace policy: give the run a workspace (--workspace DIR)",
+			 c->policy_path);
+	if (strchr(argv[0], '/'))
+		die_with("workspace", EINVAL,
+			 "'%s': in a workspace a program is run by its name (one of: %s), not by a "
+			 "path",
+			 argv[0], list);
+	if (!listed)
+		die_with("workspace", EPERM, "'%s' is not one of the programs %s allows (%s)",
+			 argv[0], c->policy_path, list);
+	for (int i = 1; i < c->cli.argc; i++) {
+		const char *a = argv[i];
+		if (strchr(a, '\n'))
+			continue; /* program text (python3 -c), not a path */
+		if (a[0] == '/')
+			die_with("workspace", EINVAL,
+				 "argument %d ('%s') is an absolute path; in a workspace paths are "
+				 "relative to it",
+				 i, a);
+		for (const char *p = a; p; p = strchr(p, '/'), p = p ? p + 1 : NULL)
+			if (!strncmp(p, "..", 2) && (p[2] == '/' || p[2] == '\0'))
+				die_with("workspace", EINVAL,
+					 "argument %d ('%s') climbs out with '..'; in a workspace "
+					 "paths stay inside it",
+					 i, a);
+	}
+}
+
 _Noreturn static void verb_run(struct ctx *c)
 {
 	struct tc_sandbox_spec spec = { .cfg = &c->cfg, .io = TC_IO_RELAY };
@@ -554,6 +610,7 @@ _Noreturn static void verb_run(struct ctx *c)
 	_cleanup_free_ char *cwd = NULL;
 
 	init_ctx(c);
+	check_workspace_mode(c);
 	cwd = choose_cwd(&c->cfg, NULL, 0);
 	spec.argv = c->cli.argv;
 	spec.cwd = cwd;

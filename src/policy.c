@@ -58,12 +58,15 @@ enum top_key {
 	K_SECCOMP,
 	K_CGROUP_PARENT,
 	K_SESSION,
+	K_ROOTFS,
+	K_PROGRAMS,
 	K__MAX
 };
 static const char *const top_keys[K__MAX] = { "version",  "description",   "network",	"hostname",
 					      "limits",	  "max",	   "allow",	"env",
 					      "pass_env", "binds",	   "uid_range", "require",
-					      "seccomp",  "cgroup_parent", "session" };
+					      "seccomp",  "cgroup_parent", "session",	"rootfs",
+					      "programs" };
 static const char *const allow_keys[] = { "ro_bind", "bind", "workspace", "env", "pass_env" };
 static const char *const bind_keys[] = { "host", "inside", "writable" };
 static const char *const uid_keys[] = { "start", "count" };
@@ -750,6 +753,39 @@ static int parse_all_limits(const struct parse_ctx *c, const cJSON *limits, cons
 	return 0;
 }
 
+/* "programs": the bare names `run` may start in workspace mode. */
+static int parse_programs(const struct parse_ctx *c, const cJSON *arr, struct tc_policy *p)
+{
+	char sub[KEY_PATH_MAX];
+	const cJSON *it;
+	size_t i = 0;
+
+	if (!cJSON_IsArray(arr))
+		return expect(c, "programs", "an array of program names", arr);
+	cJSON_ArrayForEach(it, arr)
+	{
+		const char *name = cJSON_GetStringValue(it);
+		size_t len = name ? strlen(name) : 0;
+
+		snprintf(sub, sizeof(sub), "programs[%zu]", i++);
+		if (p->n_programs >= TC_MAX_PROGRAMS)
+			return perr(c, "programs", "more than %d programs", TC_MAX_PROGRAMS);
+		if (!name || len == 0 || len > 64 || !strcmp(name, ".") || !strcmp(name, "..") ||
+		    strspn(name,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") !=
+			    len)
+			return expect(c, sub, "a program's bare name such as \"cat\" (no '/')", it);
+		for (size_t j = 0; j < p->n_programs; j++)
+			if (!strcmp(p->programs[j], name))
+				return perr(c, sub, "\"%s\" is listed twice", name);
+		p->programs[p->n_programs] = strdup(name);
+		if (!p->programs[p->n_programs])
+			return oom(c->err);
+		p->n_programs++;
+	}
+	return 0;
+}
+
 /* "require": what the host must have. landlock is false, true (any ABI)
  * or the lowest ABI number. */
 static int parse_require(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
@@ -823,6 +859,17 @@ static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct
 			return oom(c->err);
 	}
 	if (f[K_SESSION] && (r = parse_session(c, f[K_SESSION], p)) < 0)
+		return r;
+	if (f[K_ROOTFS]) {
+		const char *v = cJSON_GetStringValue(f[K_ROOTFS]);
+		if (!v || (strcmp(v, "default") && strcmp(v, "workspace")))
+			return expect(
+				c, "rootfs",
+				"\"default\" or \"workspace\" (the rootfs with toolcell-utils)",
+				f[K_ROOTFS]);
+		p->rootfs_workspace = !strcmp(v, "workspace");
+	}
+	if (f[K_PROGRAMS] && (r = parse_programs(c, f[K_PROGRAMS], p)) < 0)
 		return r;
 	return parse_seccomp(c, f[K_SECCOMP], p);
 }
@@ -913,6 +960,8 @@ void tc_policy_release(struct tc_policy *p)
 	free(p->hostname);
 	free(p->cgroup_parent);
 	cJSON_free(p->session_json);
+	for (i = 0; i < p->n_programs && i < TC_MAX_PROGRAMS; i++)
+		free(p->programs[i]);
 	free(p->origin);
 	memset(p, 0, sizeof(*p));
 }
@@ -1008,8 +1057,17 @@ static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 	    !json_add(root, "seccomp", seccomp_to_json(&p->syscalls)) ||
 	    (p->cgroup_parent &&
 	     !json_add(root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))) ||
-	    (p->session_json && !json_add(root, "session", session_to_json(p))))
+	    (p->session_json && !json_add(root, "session", session_to_json(p))) ||
+	    !json_add(root, "rootfs",
+		      cJSON_CreateString(p->rootfs_workspace ? "workspace" : "default")))
 		return NULL;
+	if (p->n_programs) {
+		if (!json_add(root, "programs", a = cJSON_CreateArray()))
+			return NULL;
+		for (size_t j = 0; j < p->n_programs; j++)
+			if (!json_add(a, NULL, cJSON_CreateString(p->programs[j])))
+				return NULL;
+	}
 	return root;
 }
 
@@ -1289,6 +1347,12 @@ static int apply_all(const struct tc_policy *p, const struct tc_overrides *o, ch
 	ret->hostname = strdup(p->hostname ? p->hostname : DEFAULT_HOSTNAME);
 	if ((rootfs && !ret->rootfs) || !ret->hostname)
 		return oom(err);
+	for (size_t i = 0; i < p->n_programs; i++) {
+		ret->programs[i] = strdup(p->programs[i]);
+		if (!ret->programs[i])
+			return oom(err);
+		ret->n_programs = i + 1;
+	}
 	if (o->cgroup_parent || p->cgroup_parent) {
 		ret->cgroup_parent = strdup(o->cgroup_parent ? o->cgroup_parent : p->cgroup_parent);
 		if (!ret->cgroup_parent)

@@ -14,6 +14,7 @@
 
 /* Named limits on untrusted input and on the command line. */
 #define TC_MAX_BINDS	   32	      /* --ro-bind + --bind + policy binds, together */
+#define TC_MAX_PROGRAMS	   64	      /* names in a policy's "programs" */
 #define TC_MAX_ENV	   64	      /* --env + --pass-env + policy env, together */
 #define TC_MAX_ARGS	   4096	      /* arguments passed to the tool */
 #define TC_PATH_MAX	   4096	      /* any path, host or inside */
@@ -94,6 +95,10 @@ struct tc_config {
 	uint32_t uid_base;   /* host-root mode: first host uid/gid of the pool */
 	uint32_t uid_count;  /* number of host uids in the pool (pairs = count / 2) */
 	char *cgroup_parent; /* the delegated cgroup v2 parent, or NULL to look (cgroup.h) */
+	/* workspace mode: the programs `run` may start (bare names), or none
+	 * listed (n_programs 0: any program of the rootfs) */
+	char *programs[TC_MAX_PROGRAMS];
+	size_t n_programs;
 	bool require_cgroup2;
 	unsigned require_landlock;	   /* lowest Landlock ABI; 0: not required */
 	struct tc_syscall_policy syscalls; /* the policy's syscall lists */

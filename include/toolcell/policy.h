@@ -27,8 +27,11 @@ struct tc_policy {
 	char *pass_env[TC_MAX_ENV]; /* NAMEs passed from toolcell's environment; owned */
 	size_t n_pass_env;
 	char *hostname;
-	char *cgroup_parent; /* "cgroup_parent", or NULL */
-	char *session_json;  /* "session", compact JSON for the session harness, or NULL */
+	char *cgroup_parent;   /* "cgroup_parent", or NULL */
+	char *session_json;    /* "session", compact JSON for the session harness, or NULL */
+	bool rootfs_workspace; /* "rootfs": "workspace" (else "default") */
+	char *programs[TC_MAX_PROGRAMS]; /* "programs": workspace mode; owned */
+	size_t n_programs;
 	uint32_t uid_base, uid_count;
 	bool require_cgroup2;
 	unsigned require_landlock;	   /* lowest Landlock ABI the host must have; 0: none */
