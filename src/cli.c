@@ -55,7 +55,7 @@ static const struct cli_opt cli_opts[] = {
 	{ "--cgroup-parent", "DIR", OPT_CGROUP_PARENT, VB_SANDBOX | VB(TC_VERB_CHECK) },
 	{ "--ro-bind", "HOST[:INSIDE]", OPT_RO_BIND, VB_SANDBOX },
 	{ "--bind", "HOST[:INSIDE]", OPT_BIND, VB_SANDBOX },
-	{ "--workspace", "DIR", OPT_WORKSPACE, VB_SANDBOX },
+	{ "--workspace", "DIR[:INSIDE]", OPT_WORKSPACE, VB_SANDBOX },
 	{ "--env", "NAME=VALUE", OPT_ENV, VB_SANDBOX },
 	{ "--pass-env", "NAME", OPT_PASS_ENV, VB_SANDBOX },
 	{ "--result", "FILE", OPT_RESULT, VB_RECORD },
@@ -572,13 +572,23 @@ static int opt_apply(struct cli_parse *p, const struct opt_match *m, const char 
 		else
 			p->cli_ro_bind = true;
 		return bind_add(p, n, value, m->id == OPT_BIND);
-	case OPT_WORKSPACE:
+	case OPT_WORKSPACE: {
+		/* DIR[:INSIDE], split like a bind */
+		const char *colon = strrchr(value, ':');
 		r = once(p, n, o->workspace);
+		if (r >= 0 && colon && colon[1] == '/') {
+			o->workspace_inside = colon + 1;
+			value = own(p->cli, strndup(value, (size_t)(colon - value)));
+			if (!value)
+				return tc_error_set(p->err, STAGE, ENOMEM, "%s: out of memory", n);
+			r = path_check(n, "INSIDE path", o->workspace_inside, true, p->err);
+		}
 		if (r >= 0)
 			r = path_check(n, "DIR", value, true, p->err);
 		if (r >= 0)
 			o->workspace = value;
 		return r;
+	}
 	case OPT_ENV:
 		return env_add(p, n, value);
 	case OPT_PASS_ENV:
@@ -1296,9 +1306,10 @@ static void help_options(struct help_buf *b, enum tc_verb verb)
 		 "in all (--ro-bind and --bind together)",
 		 TC_MAX_BINDS);
 	hb_opt(b, "--bind HOST[:INSIDE]", desc);
-	hb_opt(b, "--workspace DIR",
+	hb_opt(b, "--workspace DIR[:INSIDE]",
 	       "an absolute host directory, mounted writable at\n"
-	       "/workspace (see \"Working directory\" below)");
+	       "INSIDE (default /workspace; see \"Working\n"
+	       "directory\" below)");
 	hb_opt(b, "--env NAME=VALUE",
 	       "set NAME in the tool's environment, which is\n"
 	       "otherwise only what the policy sets. Repeatable");

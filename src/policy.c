@@ -1204,8 +1204,15 @@ static int apply_binds(const struct tc_policy *p, const struct tc_overrides *o, 
 		shown(h, sizeof(h), o->workspace, SHOWN_STRING_MAX);
 		return tc_error_set(err, STAGE, EINVAL, "--workspace %s: host path %s", h, why);
 	}
+	if (o->workspace_inside && strcmp(o->workspace_inside, WORKSPACE_INSIDE) &&
+	    tc_bind_path_check(o->workspace_inside, true, why, sizeof(why)) < 0) {
+		shown(h, sizeof(h), o->workspace_inside, SHOWN_STRING_MAX);
+		return tc_error_set(err, STAGE, EINVAL, "--workspace ...:%s: inside path %s", h,
+				    why);
+	}
 	ret->workspace = strdup(o->workspace);
-	ret->workspace_inside = strdup(WORKSPACE_INSIDE);
+	ret->workspace_inside =
+		strdup(o->workspace_inside ? o->workspace_inside : WORKSPACE_INSIDE);
 	return ret->workspace && ret->workspace_inside ? 0 : oom(err);
 }
 

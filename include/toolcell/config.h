@@ -71,8 +71,9 @@ struct tc_overrides {
 	uint64_t limit[TC_LIMIT__MAX];
 	struct tc_bind binds[TC_MAX_BINDS]; /* host/inside not owned */
 	size_t n_binds;
-	const char *workspace;	     /* host dir, or NULL */
-	const char *env[TC_MAX_ENV]; /* NAME=VALUE */
+	const char *workspace;	      /* host dir, or NULL */
+	const char *workspace_inside; /* where it shows, or NULL for /workspace */
+	const char *env[TC_MAX_ENV];  /* NAME=VALUE */
 	size_t n_env;
 	const char *pass_env[TC_MAX_ENV]; /* NAME */
 	size_t n_pass_env;

@@ -17,7 +17,7 @@
 # toolcell-tool-exec --request TR.md --results-dir DIR reads a Markdown
 # Tool Request, validates it (exit 2, every error listed, nothing written),
 # runs it with the inputs read-only at /in and the out folder as the
-# workspace (/workspace, the working directory), and writes
+# workspace (/out, the working directory), and writes
 # TS-<time>-<request_id>.md with front matter result_id, request_id,
 # status, exit_code, runtime_sec, network_used: none, limits, artifacts
 # (sha256 of stdout, stderr and each collected output) and
@@ -494,7 +494,7 @@ EOF
 	# the sections, in order
 	[ "$(grep -E '^##? ' "$RESULT" | tr '\n' '|')" = "# Tool Result $id|## Summary|## Provenance|## Outputs|## Safety Notes|" ]
 	# what the command printed and wrote
-	[ "$(cat "$TC_TMP/res/$id.stdout")" = "cwd /workspace in ['count.py', 'data.csv']" ]
+	[ "$(cat "$TC_TMP/res/$id.stdout")" = "cwd /out in ['count.py', 'data.csv']" ]
 	[ "$(cat "$TC_TMP/res/$id.stderr")" = "to stderr" ]
 	[ "$(cat "$TC_TMP/res/$id.out/report.txt")" = "rows=3" ]
 	[ "$(ls "$TC_TMP/res/$id.out")" = "report.txt" ]
@@ -719,7 +719,7 @@ EOF
 	grep -qF '1 of 6 expected outputs collected.' "$RESULT"
 }
 
-@test "tool-exec: absolute paths, the working directory and the environment: only /in, /workspace and the policy's variables" {
+@test "tool-exec: absolute paths, the working directory and the environment: only /in, /out and the policy's variables" {
 	echo "host secret" >"$TC_TMP/secret"
 	chmod 644 "$TC_TMP/secret"
 	request TR-env.md <<EOF
@@ -741,7 +741,7 @@ EOF
 	result
 	local id
 	id=$(basename "$RESULT" .md)
-	[ "$(cat "$TC_TMP/res/$id.stdout")" = "/workspace False [] []
+	[ "$(cat "$TC_TMP/res/$id.stdout")" = "/out False [] []
 HOME LANG MALLOC_ARENA_MAX PATH PYTHONPYCACHEPREFIX TMPDIR" ]
 	run grep -rlF s3cr3t "$TC_TMP/res"
 	[ "$status" -eq 1 ]

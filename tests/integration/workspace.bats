@@ -151,3 +151,16 @@ print("done", flush=True)'
 	[ "$status" -eq 125 ]
 	[[ "$output" == *'rootfs: expected "default" or "workspace" (the rootfs with toolcell-utils), got "big"' ]]
 }
+
+@test "--workspace DIR:INSIDE shows the workspace elsewhere (ThreeGate's /out); INSIDE is checked like a bind's" {
+	capture "$TOOLCELL" run --workspace "$WS:/out" -- /usr/bin/python3 -c 'import os; print(os.getcwd()); open("/out/o.txt", "w").write("x"); print(os.path.exists("/workspace"))'
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = "$(printf '/out\nFalse')" ]
+	[ "$(cat "$WS/o.txt")" = x ]
+	run "$TOOLCELL" run --workspace "$WS:/usr/out" -- /usr/bin/python3 -c 1
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: --workspace ...:/usr/out: inside path is at or beneath /usr, which the launcher owns" ]
+	run "$TOOLCELL" run --workspace "$WS:/out" --ro-bind "$TC_TMP:/out/in" -- /usr/bin/python3 -c 1
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: cannot bind /out/in inside the bind at /out (its mount point would be made in that host folder)" ]
+}
