@@ -35,7 +35,9 @@ MAX_BYTES = int(CONFIG.get("max_bytes") or 1 << 20)
 WORKDIR = os.getcwd()
 
 _real_import = builtins.__import__
-_answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+# errors="replace": a lone surrogate the code printed becomes "?", so an
+# answer is always valid UTF-8
+_answers = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace", buffering=1)
 _requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
 _null = os.open(os.devnull, os.O_RDWR)
 os.dup2(_null, 0)
@@ -186,7 +188,12 @@ def main():
             continue  # not from toolcell: nothing to answer
         answer = _run(state, req)
         answer["nonce"] = nonce
-        _answers.write(json.dumps(answer, ensure_ascii=False, allow_nan=False) + "\n")
+        try:
+            line = json.dumps(answer, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as e:  # never expected: the harness's own fault
+            line = json.dumps({"nonce": nonce, "success": False, "exception": {
+                "type": "InvalidResponse", "message": f"session: {e}", "traceback": None}})
+        _answers.write(line + "\n")
 
 
 if __name__ == "__main__":

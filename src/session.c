@@ -38,6 +38,7 @@ struct session {
 	struct buf hout; /* the harness's answers, not yet whole lines */
 	uint64_t nonce;
 	bool state_lost; /* the next answer comes from a fresh sandbox after a loss */
+	bool gone;	 /* the caller stopped reading our answers */
 	bool started;	 /* a sandbox was built at least once */
 };
 
@@ -116,8 +117,13 @@ static int start(struct session *s)
 		return -e;
 	}
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		int e = errno,
+		    all[8] = { in[0], in[1], out[0], out[1], err[0], err[1], st[0], st[1] };
+		for (size_t i = 0; i < TC_ARRAY_SIZE(all); i++)
+			close(all[i]);
+		return -e;
+	}
 	if (pid == 0) {
 		int fds[4] = { in[0], out[1], err[1], st[1] };
 		close(in[1]);
@@ -266,6 +272,8 @@ static int respond(struct session *s, const struct answer *a)
 	buf_add(&b, num, strlen(num));
 	r = b.p ? write_all_fd(s->spec->out_fd, b.p, b.len) : -ENOMEM;
 	free(b.p);
+	if (r == -EPIPE)
+		s->gone = true; /* nobody reads: the session ends */
 	return r;
 }
 
@@ -520,7 +528,7 @@ int tc_session_serve(const struct tc_session_spec *spec)
 	char chunk[65536];
 
 	s.cfg.limit[TC_LIMIT_WALL] = SESSION_LIFETIME_MS;
-	while (go_on) {
+	while (go_on && !s.gone) {
 		char *nl = in.p ? memchr(in.p, '\n', in.len) : NULL;
 		ssize_t n;
 

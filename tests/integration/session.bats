@@ -240,6 +240,18 @@ REQ
 	[ "$(answer 3 state_lost)" = false ]
 }
 
+@test "output that is not valid UTF-8 (lone surrogates) and NaN globals still make valid answers" {
+	printf '%s\n' '{"id": 1, "code": "print(\"\\ud800 \\u00e9\")"}' \
+		'{"id": 2, "code": "s = \"\\ud800\"; n = float(\"nan\")", "return_globals": ["s", "n"]}' \
+		'{"id": 3, "code": "print(3)"}' >"$TC_TMP/in"
+	session
+	[ "$status" -eq 0 ]
+	[ "$(answer 1 stdout)" = "? é" ]
+	[ "$(answer 2 globals)" = '{"n": "nan", "s": "?"}' ]
+	[ "$(answer 3 state_lost)" = false ]
+	[ "$(answer 3 stdout)" = 3 ]
+}
+
 @test "session --help is complete; arguments are refused" {
 	run "$TOOLCELL" session --help
 	[ "$status" -eq 0 ]
