@@ -246,6 +246,7 @@ static int find_explicit(const char *path, struct tc_cgroup *cg, struct tc_error
 				    tc_cgroup_how_to_delegate());
 	}
 	cg->parent_fd = fd;
+	cg->has_swap = faccessat(fd, "memory.swap.max", F_OK, 0) == 0;
 	say(cg->parent, sizeof(cg->parent), "%s", path);
 	return 1;
 }
@@ -315,6 +316,7 @@ static int find_own(struct tc_cgroup *cg)
 		return 0;
 	}
 	cg->parent_fd = fd;
+	cg->has_swap = faccessat(fd, "memory.swap.max", F_OK, 0) == 0;
 	say(cg->parent, sizeof(cg->parent), "%s", path);
 	return 1;
 }

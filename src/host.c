@@ -74,8 +74,11 @@ static bool report_cgroup(FILE *out, const char *parent)
 	if (r > 0)
 		fprintf(out,
 			"cgroup delegation: %s (memory, pids and cpu limits by cgroup v2; a "
-			"leaf per run)\n",
-			cg.parent);
+			"leaf per run; %s)\n",
+			cg.parent,
+			cg.has_swap ? "swap 0"
+				    : "no memory.swap.max here: swap is not limited, the kernel "
+				      "has no swap accounting");
 	else if (r == 0)
 		fprintf(out, "cgroup delegation: none: %s; limits fall back to rlimits\n", cg.why);
 	else

@@ -336,6 +336,9 @@ static void add_isolation(bool *failed, cJSON *r, const struct tc_outcome *o)
 	put(failed, iso, "seccomp", cJSON_CreateString(o->seccomp ? o->seccomp : "none"));
 	put(failed, iso, "landlock", cJSON_CreateString(o->landlock ? o->landlock : "unavailable"));
 	put(failed, iso, "cgroup", o->cgroup ? cJSON_CreateString(o->cgroup) : cJSON_CreateNull());
+	if (o->cgroup)
+		put(failed, iso, "cgroup_swap_max",
+		    cJSON_CreateString(o->cgroup_swap ? o->cgroup_swap : "0"));
 	put(failed, iso, "no_new_privs", cJSON_CreateBool(o->no_new_privs));
 	snprintf(caps, sizeof(caps), "0x%016" PRIx64, o->cap_eff);
 	put(failed, iso, "capabilities", cJSON_CreateString(caps));

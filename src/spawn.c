@@ -489,6 +489,9 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 		fill_cgroup(s, cs, o);
 		snprintf(leaf, sizeof(leaf), "%s", r->cg.leaf);
 		o->cgroup = leaf;
+		o->cgroup_swap = r->cg.has_swap ? "0"
+						: "not limited: no memory.swap.max (the kernel "
+						  "accounts no swap)";
 	}
 	o->cap_eff = 0;
 	o->host_uid = r->ids.tool_host_uid;

@@ -77,10 +77,11 @@ struct tc_outcome {
 	uint64_t limit[TC_LIMIT__MAX];
 	enum tc_enforcer enforced_by[TC_LIMIT__MAX];
 	/* isolation */
-	unsigned namespaces;  /* TC_NS_* bits */
-	const char *seccomp;  /* "none" until the seccomp issue lands, then the mode */
-	const char *landlock; /* ABI description or "unavailable" */
-	const char *cgroup;   /* the run's cgroup v2 leaf, or NULL */
+	unsigned namespaces;	 /* TC_NS_* bits */
+	const char *seccomp;	 /* "none" until the seccomp issue lands, then the mode */
+	const char *landlock;	 /* ABI description or "unavailable" */
+	const char *cgroup;	 /* the run's cgroup v2 leaf, or NULL */
+	const char *cgroup_swap; /* with a leaf: memory.swap.max as set, or why not */
 	bool no_new_privs;
 	uint64_t cap_eff;	     /* capabilities left to the tool (bit mask) */
 	uint32_t host_uid, host_gid; /* what the tool's uid/gid are on the host */

@@ -173,7 +173,7 @@ static void test_unknown_and_duplicate_keys(void **state)
 	refused("{\"version\": 1, \"colour\": 1}",
 		"policies/x.json: colour: unknown key (known: version, description, network, "
 		"hostname, limits, max, allow, env, pass_env, binds, uid_range, require, seccomp, "
-		"cgroup_parent, session)");
+		"cgroup_parent, session, rootfs, programs)");
 	refused("{\"version\": 1, \"limits\": {\"colour\": 1}}",
 		"policies/x.json: limits.colour: unknown key (known: memory, cpus, pids, timeout, "
 		"cpu_time, tmp_size, tmp_inodes, shm_size, file_size, open_files, request_size, "
@@ -696,6 +696,12 @@ static void assert_same_policy(const struct tc_policy *a, const struct tc_policy
 	assert_int_equal(a->uid_base, b->uid_base);
 	assert_int_equal(a->uid_count, b->uid_count);
 	assert_int_equal(a->require_cgroup2, b->require_cgroup2);
+	assert_int_equal(a->rootfs_workspace, b->rootfs_workspace);
+	assert_int_equal(a->n_programs, b->n_programs);
+	for (i = 0; i < a->n_programs; i++)
+		assert_string_equal(a->programs[i], b->programs[i]);
+	if (a->session_json || b->session_json)
+		assert_string_equal(a->session_json, b->session_json);
 	if (a->cgroup_parent || b->cgroup_parent)
 		assert_string_equal(a->cgroup_parent, b->cgroup_parent);
 	assert_int_equal(a->require_landlock, b->require_landlock);
@@ -728,9 +734,9 @@ static void round_trip(const struct tc_policy *p)
 
 static void test_to_json(void **state)
 {
-	static const char *const keys[] = { "version", "network",   "hostname", "limits",
-					    "max",     "allow",	    "env",	"pass_env",
-					    "binds",   "uid_range", "require",	"seccomp" };
+	static const char *const keys[] = { "version", "network", "hostname", "limits", "max",
+					    "allow",   "env",	  "pass_env", "binds",	"uid_range",
+					    "require", "seccomp", "rootfs" };
 	struct tc_policy p;
 	const cJSON *lim;
 	cJSON *doc;
@@ -764,6 +770,13 @@ static void test_to_json(void **state)
 	tc_policy_release(&p);
 
 	shipped("policies/production.json", &p);
+	round_trip(&p);
+	tc_policy_release(&p);
+
+	shipped("policies/workspace.json", &p);
+	assert_true(p.rootfs_workspace);
+	assert_int_equal(p.n_programs, 7);
+	assert_string_equal(p.programs[1], "cat");
 	round_trip(&p);
 	tc_policy_release(&p);
 

@@ -15,6 +15,7 @@ while True:
 assert_eq "$TC_RC" 137 "exit status (128 + SIGKILL)"
 assert_key "$r" status memory_limit
 assert_key "$r" status_inferred false
+assert_key "$r" isolation.cgroup_swap_max 0
 assert_key "$r" signal_name SIGKILL
 assert_cgroup_record "$r"
 assert_key "$r" limits.memory.value "$limit"
