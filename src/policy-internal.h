@@ -13,6 +13,8 @@
 #include "toolcell/policy.h"
 
 #define STAGE		 "policy"
+#define DEFAULT_HOSTNAME "toolcell"
+#define WORKSPACE_INSIDE "/workspace"
 #define KEY_PATH_MAX	 128 /* "binds[31].inside", "env.NAME" (NAME truncated) */
 #define SHOWN_STRING_MAX 48  /* characters of a bad string quoted in a message */
 
@@ -41,6 +43,19 @@ int object_fields(const struct parse_ctx *c, const cJSON *obj, const char *path,
 /* Add item to obj (or to the array obj when name is NULL); false and item
  * freed when either is missing. */
 bool json_add(cJSON *obj, const char *name, cJSON *item);
+
+/* Copy s for a message: printable ASCII kept, anything else as '?', cut at
+ * max characters with "..." appended. */
+void shown(char *out, size_t n, const char *s, size_t max);
+
+/* v in its unit's spelling: "256M", "4097", "64", "30s", "0.25s", "0.5". */
+void format_value(enum tc_unit unit, uint64_t v, char *buf, size_t n);
+
+/* The environment's rules (names, NAME=VALUE entries), shared by the
+ * policy's env and the caller's --env. */
+const char *env_name_problem(const char *name, size_t len);
+char *env_entry(const char *name, size_t name_len, const char *value);
+size_t env_find(char *const *env, size_t n, const char *name, size_t name_len);
 
 /* policy-seccomp.c: the "seccomp" section (NULL: the built-in lists). */
 int parse_seccomp(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p);
