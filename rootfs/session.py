@@ -38,7 +38,8 @@ _real_import = builtins.__import__
 # errors="replace": a lone surrogate the code printed becomes "?", so an
 # answer is always valid UTF-8
 _answers = os.fdopen(os.dup(1), "w", encoding="utf-8", errors="replace", buffering=1)
-_requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+# newline="\n": toolcell frames by "\n" alone; a "\r" is JSON white space
+_requests = os.fdopen(os.dup(0), "r", encoding="utf-8", newline="\n")
 _null = os.open(os.devnull, os.O_RDWR)
 os.dup2(_null, 0)
 os.dup2(_null, 1)

@@ -389,6 +389,8 @@ static const struct {
 	{ "io_uring_enter", "io_uring runs file and socket operations the filter never sees" },
 	{ "io_uring_register", "io_uring runs file and socket operations the filter never sees" },
 	{ "bpf", "it loads programs into the kernel" },
+	{ "userfaultfd", "it lets a process stall the kernel mid-copy, a tool of kernel exploits" },
+	{ "perf_event_open", "it reaches the kernel's performance counters and tracepoints" },
 	{ "kexec_load", "it replaces the running kernel" },
 	{ "kexec_file_load", "it replaces the running kernel" },
 	{ "init_module", "it loads kernel modules" },

@@ -37,9 +37,10 @@ struct session {
 	int to_h, from_h, err_h, status_fd;
 	struct buf hout; /* the harness's answers, not yet whole lines */
 	uint64_t nonce;
-	bool state_lost; /* the next answer comes from a fresh sandbox after a loss */
-	bool gone;	 /* the caller stopped reading our answers */
-	bool started;	 /* a sandbox was built at least once */
+	bool state_lost;     /* the next answer comes from a fresh sandbox after a loss */
+	bool gone;	     /* the caller stopped reading our answers */
+	uint64_t answer_max; /* bytes of one answer line: the stdout limit */
+	bool started;	     /* a sandbox was built at least once */
 };
 
 enum outcome {
@@ -108,14 +109,17 @@ static int start(struct session *s)
 	int in[2], out[2], err[2], st[2];
 	pid_t self = getpid(), pid;
 
-	if (pipe2(in, O_CLOEXEC) < 0)
-		return -errno;
-	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0) {
-		int e = errno;
-		close(in[0]);
-		close(in[1]);
-		return -e;
-	}
+	int *pairs[4] = { in, out, err, st };
+
+	for (size_t i = 0; i < TC_ARRAY_SIZE(pairs); i++)
+		if (pipe2(pairs[i], O_CLOEXEC) < 0) {
+			int e = errno;
+			while (i-- > 0) {
+				close(pairs[i][0]);
+				close(pairs[i][1]);
+			}
+			return -e;
+		}
 	pid = fork();
 	if (pid < 0) {
 		int e = errno,
@@ -145,6 +149,8 @@ static int start(struct session *s)
 	s->started = true;
 	fcntl(s->from_h, F_SETFL, O_NONBLOCK);
 	fcntl(s->err_h, F_SETFL, O_NONBLOCK);
+	/* a harness that stops reading must not block us past a deadline */
+	fcntl(s->to_h, F_SETFL, O_NONBLOCK);
 	return 0;
 }
 
@@ -302,7 +308,9 @@ static void drain_stderr(struct session *s)
 static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t deadline,
 			char **ret_line)
 {
-	uint64_t max = s->cfg.limit[TC_LIMIT_STDOUT];
+	uint64_t max = s->answer_max;
+	struct buf frame = { 0 };
+	size_t sent = 0;
 	char head[64];
 	int n;
 
@@ -314,14 +322,18 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 	n = snprintf(head, sizeof(head), "{\"nonce\":%" PRIu64 ",\"request\":", s->nonce);
 
 	*ret_line = NULL;
-	if (write_all_fd(s->to_h, head, (size_t)n) < 0 || write_all_fd(s->to_h, req, len) < 0 ||
-	    write_all_fd(s->to_h, "}\n", 2) < 0)
+	if (buf_add(&frame, head, (size_t)n) < 0 || buf_add(&frame, req, len) < 0 ||
+	    buf_add(&frame, "}\n", 2) < 0) {
+		free(frame.p);
 		return ENDED;
+	}
 	for (;;) {
 		char *nl = s->hout.p ? memchr(s->hout.p, '\n', s->hout.len) : NULL;
 		uint64_t now = tc_now_ns();
-		struct pollfd p[2] = { { .fd = s->from_h, .events = POLLIN },
-				       { .fd = s->err_h, .events = POLLIN } };
+		struct pollfd p[3] = { { .fd = s->from_h, .events = POLLIN },
+				       { .fd = s->err_h, .events = POLLIN },
+				       { .fd = sent < frame.len ? s->to_h : -1,
+					 .events = POLLOUT } };
 		char chunk[65536];
 		ssize_t got;
 
@@ -331,7 +343,10 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 			static const char *const nonce_key[] = { "nonce" };
 			struct tc_error e = { 0 };
 			char want[32];
-			char *line = strndup(s->hout.p, line_len);
+			/* a NUL in the line makes it no answer (and no C string) */
+			char *line = memchr(s->hout.p, '\0', line_len)
+					     ? NULL
+					     : strndup(s->hout.p, line_len);
 
 			buf_drop(&s->hout, line_len + 1);
 			snprintf(want, sizeof(want), "%" PRIu64, s->nonce);
@@ -340,6 +355,7 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 					    &e) == 0 &&
 			    keys_nonce[0] && !strcmp(keys_nonce[0], want)) {
 				free(keys_nonce[0]);
+				free(frame.p);
 				*ret_line = line;
 				return ANSWERED;
 			}
@@ -348,25 +364,47 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 			free(line);
 			continue;
 		}
-		if (s->hout.len > max)
-			return TOO_LARGE;
-		if (now >= deadline)
-			return TIMED_OUT;
-		if (poll(p, 2, (int)((deadline - now) / 1000000 + 1)) < 0 && errno != EINTR)
+		if (s->hout.len > max || now >= deadline) {
+			free(frame.p);
+			return s->hout.len > max ? TOO_LARGE : TIMED_OUT;
+		}
+		if (poll(p, 3, (int)((deadline - now) / 1000000 + 1)) < 0 && errno != EINTR) {
+			free(frame.p);
 			return ENDED;
+		}
 		if (p[1].revents)
 			drain_stderr(s);
+		if (p[2].revents & (POLLERR | POLLHUP)) {
+			free(frame.p);
+			return ENDED;
+		}
+		if (p[2].revents & POLLOUT) {
+			ssize_t w = write(s->to_h, frame.p + sent, frame.len - sent);
+			if (w > 0)
+				sent += (size_t)w;
+			else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+				free(frame.p);
+				return ENDED;
+			}
+		}
 		if (!p[0].revents)
 			continue;
 		got = read(s->from_h, chunk, sizeof(chunk));
-		if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR))
+		if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
+			free(frame.p);
 			return ENDED;
-		if (got > 0 && buf_add(&s->hout, chunk, (size_t)got) < 0)
+		}
+		if (got > 0 && buf_add(&s->hout, chunk, (size_t)got) < 0) {
+			free(frame.p);
 			return TOO_LARGE;
+		}
 	}
 }
 
-/* The exception type for how a sandbox ended under a request. */
+/* The exception type for how a sandbox ended under a request. A timeout
+ * status here is a session-wide limit: the CPU time (RLIMIT_CPU of the
+ * long-lived interpreter) or the sandbox's 24-hour lifetime, never the
+ * request's own time (that is TIMED_OUT). */
 static const char *ended_type(const char *status)
 {
 	static const struct {
@@ -374,7 +412,7 @@ static const char *ended_type(const char *status)
 	} map[] = {
 		{ "memory_limit", "MemoryLimit" }, { "pids_limit", "PidsLimit" },
 		{ "output_limit", "OutputLimit" }, { "syscall_denied", "SyscallDenied" },
-		{ "timeout", "Timeout" },	   { "sandbox_error", "SandboxError" },
+		{ "timeout", "SessionLimit" },	   { "sandbox_error", "SandboxError" },
 	};
 
 	for (size_t i = 0; i < TC_ARRAY_SIZE(map); i++)
@@ -417,8 +455,8 @@ static void run_code(struct session *s, const char *line, size_t len, const char
 	a.duration_s = (double)(tc_now_ns() - t0) / 1e9;
 	switch (out) {
 	case ANSWERED:
-		if (tc_json_members(answer, strlen(answer), s->cfg.limit[TC_LIMIT_STDOUT], "answer",
-				    answer_keys, TC_ARRAY_SIZE(answer_keys), raw, &e) < 0) {
+		if (tc_json_members(answer, strlen(answer), s->answer_max, "answer", answer_keys,
+				    TC_ARRAY_SIZE(answer_keys), raw, &e) < 0) {
 			a.err_type = "InvalidResponse";
 			a.err_message = e.message;
 			break;
@@ -527,7 +565,12 @@ int tc_session_serve(const struct tc_session_spec *spec)
 	bool go_on = true, skipping = false;
 	char chunk[65536];
 
+	/* the sandbox's own wall clock is the session's lifetime; output is
+	 * capped per answer (answer_max), not over the whole session */
 	s.cfg.limit[TC_LIMIT_WALL] = SESSION_LIFETIME_MS;
+	s.answer_max = spec->cfg->limit[TC_LIMIT_STDOUT];
+	s.cfg.limit[TC_LIMIT_STDOUT] = UINT64_MAX / 2;
+	s.cfg.limit[TC_LIMIT_STDERR] = UINT64_MAX / 2;
 	while (go_on && !s.gone) {
 		char *nl = in.p ? memchr(in.p, '\n', in.len) : NULL;
 		ssize_t n;

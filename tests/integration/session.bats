@@ -252,6 +252,38 @@ REQ
 	[ "$(answer 3 stdout)" = 3 ]
 }
 
+@test "a harness that stops reading cannot hold toolcell past the request's time" {
+	# request 1 stops the interpreter (SIGSTOP) once it has answered; request
+	# 2, sent after that, is larger than a pipe holds, so only a
+	# deadline-bound write gets by
+	printf '%s\n' '{"id": 1, "code": "g = __builtins__[\"__import__\"].__globals__\nos, th = g[\"os\"], g[\"threading\"]\nt = g[\"_real_import\"](\"time\")\ndef f():\n    t.sleep(0.3)\n    os.kill(os.getpid(), 19)\nth.Thread(target=f, daemon=True).start()"}' >"$TC_TMP/in1"
+	{
+		printf '{"id": 2, "timeout_s": 2, "code": "x = %s"}\n' "$(head -c 900000 /dev/zero | tr '\0' 1)"
+		printf '%s\n' '{"id": 3, "code": "print(3)"}'
+	} >"$TC_TMP/in2"
+	SECONDS=0
+	status=0
+	{ cat "$TC_TMP/in1"; sleep 1; cat "$TC_TMP/in2"; } |
+		timeout 60 "$TOOLCELL" session >"$TC_TMP/out" 2>"$TC_TMP/err" || status=$?
+	[ "$status" -eq 0 ]
+	[ "$SECONDS" -lt 15 ]
+	[ "$(answer 2 timed_out)" = true ]
+	[ "$(answer 2 exception.type)" = Timeout ]
+	[ "$(answer 3 state_lost)" = true ]
+	[ "$(answer 3 stdout)" = 3 ]
+}
+
+@test "a line with a NUL byte on the answer channel is no answer; CRLF requests are served" {
+	printf '%s\n' '{"id": 1, "code": "g = __builtins__[\"__import__\"].__globals__\ng[\"os\"].write(g[\"_answers\"].fileno(), b\"\\0\" + b\"A\" * 5000 + b\"\\n\")\nprint(1)"}' >"$TC_TMP/in"
+	printf '{"id": 2, "code": "print(2)", "timeout_s": 2}\r\n' >>"$TC_TMP/in"
+	session
+	[ "$status" -eq 0 ]
+	[ "$(answer 1 success)" = true ]
+	[ "$(answer 1 stdout)" = 1 ]
+	[ "$(answer 2 stdout)" = 2 ]
+	[ "$(answer 2 timed_out)" = false ]
+}
+
 @test "session --help is complete; arguments are refused" {
 	run "$TOOLCELL" session --help
 	[ "$status" -eq 0 ]

@@ -172,6 +172,8 @@ static int do_printf(int argc, char **argv)
 		return 2;
 	}
 	do {
+		int before = a;
+
 		for (const char *p = argv[1]; *p; p++) {
 			if (*p == '\\' && p[1]) {
 				p++;
@@ -190,6 +192,8 @@ static int do_printf(int argc, char **argv)
 				putchar(*p);
 			}
 		}
+		if (a == before)
+			break; /* a format that takes no argument is printed once */
 	} while (a < argc);
 	return 0;
 }
