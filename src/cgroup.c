@@ -213,7 +213,8 @@ static bool usable(int fd, const char *path, char *why, size_t n)
 	return true;
 }
 
-static int find_explicit(const char *path, struct tc_cgroup *cg, struct tc_error *err)
+static int find_explicit(const char *path, bool from_caller, struct tc_cgroup *cg,
+			 struct tc_error *err)
 {
 	char why[TC_CGROUP_WHY_MAX];
 	bool is_root = false;
@@ -239,6 +240,15 @@ static int find_explicit(const char *path, struct tc_cgroup *cg, struct tc_error
 				    "--cgroup-parent %s: the root of the hierarchy; toolcell "
 				    "never writes there: name a cgroup below it",
 				    path);
+	}
+	if (from_caller && !delegated(fd)) {
+		close(fd);
+		return tc_error_set(err, STAGE, EPERM,
+				    "--cgroup-parent %s: not delegated to uid %u (no systemd "
+				    "trusted.delegate or user.delegate mark%s); %s",
+				    path, (unsigned)geteuid(),
+				    geteuid() ? ", and not owned by the caller" : "",
+				    tc_cgroup_how_to_delegate());
 	}
 	if (!usable(fd, path, why, sizeof(why))) {
 		close(fd);
@@ -321,10 +331,11 @@ static int find_own(struct tc_cgroup *cg)
 	return 1;
 }
 
-int tc_cgroup_find(const char *explicit, struct tc_cgroup *cg, struct tc_error *err)
+int tc_cgroup_find(const char *explicit, bool from_caller, struct tc_cgroup *cg,
+		   struct tc_error *err)
 {
 	tc_cgroup_init(cg);
-	return explicit ? find_explicit(explicit, cg, err) : find_own(cg);
+	return explicit ? find_explicit(explicit, from_caller, cg, err) : find_own(cg);
 }
 
 /* Enable our controllers in the parent's subtree_control, once: under a

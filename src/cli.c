@@ -1291,11 +1291,12 @@ static void help_options(struct help_buf *b, enum tc_verb verb)
 	       "the read-only root filesystem to run in\n"
 	       "(default: the installed rootfs)");
 	hb_opt(b, "--cgroup-parent DIR",
-	       "a delegated cgroup v2 directory; each run gets a\n"
-	       "leaf under it with memory, pids and cpu limits\n"
-	       "(default: the policy's cgroup_parent, else the\n"
-	       "parent of toolcell's own cgroup when delegated,\n"
-	       "else rlimits)");
+	       "a cgroup v2 directory delegated to the caller;\n"
+	       "each run gets a leaf under it with memory, pids\n"
+	       "and cpu limits. Where allow.cgroup_parent says so,\n"
+	       "at or below the policy's cgroup_parent (default:\n"
+	       "that, else the parent of toolcell's own cgroup\n"
+	       "when delegated, else rlimits)");
 	hb_opt(b, "--ro-bind HOST[:INSIDE]",
 	       "show the host path HOST read-only at INSIDE (default:\n"
 	       "the same path); both absolute. Split at the last\n"

@@ -49,7 +49,7 @@ static void read_line(const char *path, char *buf, size_t size)
 }
 
 /* The cgroup v2 mount, and where this run's limits would come from. */
-static bool report_cgroup(FILE *out, const char *parent)
+static bool report_cgroup(FILE *out, const char *parent, bool from_caller)
 {
 	struct tc_cgroup cg;
 	struct tc_error e = { 0 };
@@ -70,7 +70,7 @@ static bool report_cgroup(FILE *out, const char *parent)
 		fprintf(out, "cgroup2 mount: none\n");
 	}
 	free(mounts);
-	r = tc_cgroup_find(parent, &cg, &e);
+	r = tc_cgroup_find(parent, from_caller, &cg, &e);
 	if (r > 0)
 		fprintf(out,
 			"cgroup delegation: %s (memory, pids and cpu limits by cgroup v2; a "
@@ -116,7 +116,7 @@ static int try_proc_mount(void)
 	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EIO;
 }
 
-bool tc_host_report(FILE *out, const char *cgroup_parent)
+bool tc_host_report(FILE *out, const char *cgroup_parent, bool from_caller)
 {
 	char buf[64];
 	bool ok = true;
@@ -144,7 +144,7 @@ bool tc_host_report(FILE *out, const char *cgroup_parent)
 	fprintf(out, "proc mount: %s%s\n", r < 0 ? "refused: " : "ok", r < 0 ? strerror(-r) : "");
 	if (r < 0)
 		ok = false;
-	if (!report_cgroup(out, cgroup_parent))
+	if (!report_cgroup(out, cgroup_parent, from_caller))
 		ok = false;
 	r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 	fprintf(out, "seccomp: %s\n",

@@ -142,7 +142,8 @@ static bool unmet_requirement(const struct ctx *c, char *why, size_t n)
 	if (c->cfg.require_cgroup2) {
 		struct tc_cgroup cg;
 		struct tc_error e = { 0 };
-		int r = tc_cgroup_find(c->cfg.cgroup_parent, &cg, &e);
+		int r = tc_cgroup_find(c->cfg.cgroup_parent, c->cfg.cgroup_parent_from_caller, &cg,
+				       &e);
 
 		tc_cgroup_release(&cg);
 		if (r < 0)
@@ -934,7 +935,7 @@ _Noreturn static void verb_check(struct ctx *c)
 	bool ok;
 
 	load_config(c);
-	ok = tc_host_report(stdout, c->cfg.cgroup_parent);
+	ok = tc_host_report(stdout, c->cfg.cgroup_parent, c->cfg.cgroup_parent_from_caller);
 	fflush(stdout);
 	if (unmet_requirement(c, why, sizeof(why))) {
 		printf("policy requirements: NOT MET: %s\n", why);

@@ -276,6 +276,22 @@ static int apply_all(const struct tc_policy *p, const struct tc_overrides *o, ch
 			return oom(err);
 		ret->n_programs = i + 1;
 	}
+	if (o->cgroup_parent) {
+		/* where the sandbox's cgroup goes is the operator's to allow,
+		 * and only at or below the policy's own parent */
+		char h[SHOWN_STRING_MAX + 4];
+		if (!p->allow_cgroup_parent)
+			return not_allowed(err, "--cgroup-parent", p->origin ? p->origin : "policy",
+					   "cgroup_parent");
+		if (p->cgroup_parent && !at_or_beneath(o->cgroup_parent, p->cgroup_parent)) {
+			shown(h, sizeof(h), o->cgroup_parent, SHOWN_STRING_MAX);
+			return tc_error_set(err, STAGE, EPERM,
+					    "--cgroup-parent %s: not at or below the policy's "
+					    "cgroup_parent %s",
+					    h, p->cgroup_parent);
+		}
+		ret->cgroup_parent_from_caller = true;
+	}
 	if (o->cgroup_parent || p->cgroup_parent) {
 		ret->cgroup_parent = strdup(o->cgroup_parent ? o->cgroup_parent : p->cgroup_parent);
 		if (!ret->cgroup_parent)

@@ -57,6 +57,9 @@ const char *env_name_problem(const char *name, size_t len);
 char *env_entry(const char *name, size_t name_len, const char *value);
 size_t env_find(char *const *env, size_t n, const char *name, size_t name_len);
 
+/* path is root or beneath it, by text ("/a/b" is beneath "/a", "/ab" is not) */
+bool at_or_beneath(const char *path, const char *root);
+
 /* policy-seccomp.c: the "seccomp" section (NULL: the built-in lists). */
 int parse_seccomp(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p);
 cJSON *seccomp_to_json(const struct tc_syscall_policy *sp);

@@ -65,7 +65,8 @@ static const char *const top_keys[K__MAX] = { "version",  "description",   "netw
 					      "pass_env", "binds",	   "uid_range", "require",
 					      "seccomp",  "cgroup_parent", "session",	"rootfs",
 					      "programs" };
-static const char *const allow_keys[] = { "ro_bind", "bind", "workspace", "env", "pass_env" };
+static const char *const allow_keys[] = { "ro_bind", "bind",	 "workspace",
+					  "env",     "pass_env", "cgroup_parent" };
 static const char *const bind_keys[] = { "host", "inside", "writable" };
 static const char *const uid_keys[] = { "start", "count" };
 static const char *const require_keys[] = { "cgroup2", "landlock" };
@@ -530,7 +531,7 @@ static int parse_pass_env(const struct parse_ctx *c, const cJSON *arr, struct tc
 	return 0;
 }
 
-static bool at_or_beneath(const char *path, const char *root)
+bool at_or_beneath(const char *path, const char *root)
 {
 	size_t n = strlen(root);
 
@@ -704,8 +705,8 @@ static int parse_uid_range(const struct parse_ctx *c, const cJSON *obj, struct t
 
 static int parse_allow(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
 {
-	bool *dst[] = { &p->allow_ro_bind, &p->allow_bind, &p->allow_workspace, &p->allow_env,
-			&p->allow_pass_env };
+	bool *dst[] = { &p->allow_ro_bind, &p->allow_bind,     &p->allow_workspace,
+			&p->allow_env,	   &p->allow_pass_env, &p->allow_cgroup_parent };
 	const cJSON *f[TC_ARRAY_SIZE(allow_keys)];
 	char sub[KEY_PATH_MAX];
 	size_t i;
@@ -1013,8 +1014,8 @@ static cJSON *limits_to_json(const uint64_t *v)
 
 static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 {
-	const bool allow[] = { p->allow_ro_bind, p->allow_bind, p->allow_workspace, p->allow_env,
-			       p->allow_pass_env };
+	const bool allow[] = { p->allow_ro_bind, p->allow_bind,	    p->allow_workspace,
+			       p->allow_env,	 p->allow_pass_env, p->allow_cgroup_parent };
 	cJSON *o, *a, *b;
 	size_t i;
 

@@ -134,7 +134,8 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 			return ret;
 	}
 	/* the cgroup leaf first: the clone is born into it */
-	ret = tc_cgroup_find(spec->cfg->cgroup_parent, &r->cg, err);
+	ret = tc_cgroup_find(spec->cfg->cgroup_parent, spec->cfg->cgroup_parent_from_caller, &r->cg,
+			     err);
 	if (ret == 0 && spec->cfg->require_cgroup2)
 		return tc_error_set(err, "cgroup", EOPNOTSUPP,
 				    "the policy requires cgroup v2 limits, and this host has no "

@@ -46,11 +46,14 @@ struct tc_cgroup_stats {
 };
 
 /* Find the delegated parent: explicit (a path, or NULL to look at
- * toolcell's own cgroup). 1: found (cg->parent_fd open); 0: no usable
+ * toolcell's own cgroup). A parent the caller named (from_caller) must be
+ * delegated too: marked by systemd, or owned by a caller other than root;
+ * the policy's own is the operator's word. 1: found (cg->parent_fd open); 0: no usable
  * subtree, cg->why says why (only when explicit is NULL); <0: explicit
  * names a directory toolcell cannot use (err says why and what to do).
  * Reads only; writes nothing. */
-int tc_cgroup_find(const char *explicit, struct tc_cgroup *cg, struct tc_error *err);
+int tc_cgroup_find(const char *explicit, bool from_caller, struct tc_cgroup *cg,
+		   struct tc_error *err);
 
 /* What a host without a usable subtree should do, for messages. */
 const char *tc_cgroup_how_to_delegate(void);

@@ -96,6 +96,7 @@ struct tc_config {
 	uint32_t uid_base;   /* host-root mode: first host uid/gid of the pool */
 	uint32_t uid_count;  /* number of host uids in the pool (pairs = count / 2) */
 	char *cgroup_parent; /* the delegated cgroup v2 parent, or NULL to look (cgroup.h) */
+	bool cgroup_parent_from_caller; /* it is the caller's --cgroup-parent, not the policy's */
 	/* workspace mode: the programs `run` may start (bare names), or none
 	 * listed (n_programs 0: any program of the rootfs) */
 	char *programs[TC_MAX_PROGRAMS];

@@ -12,6 +12,6 @@ int tc_host_landlock_abi(void);
 
 /* Print one line per facility to out; false when something toolcell needs
  * (user namespaces) is missing. */
-bool tc_host_report(FILE *out, const char *cgroup_parent);
+bool tc_host_report(FILE *out, const char *cgroup_parent, bool from_caller);
 
 #endif

@@ -20,6 +20,7 @@ struct tc_policy {
 	bool allow_workspace;		    /* caller may give --workspace */
 	bool allow_env;			    /* caller may add --env */
 	bool allow_pass_env;		    /* caller may add --pass-env */
+	bool allow_cgroup_parent;	    /* caller may name --cgroup-parent */
 	struct tc_bind binds[TC_MAX_BINDS]; /* the policy's own binds; owned */
 	size_t n_binds;
 	char *env[TC_MAX_ENV]; /* NAME=VALUE set for every run; owned */

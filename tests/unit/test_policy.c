@@ -180,7 +180,8 @@ static void test_unknown_and_duplicate_keys(void **state)
 		"stdout_size, stderr_size)");
 	refused("{\"version\": 1, \"max\": {\"Memory\": 1}}", "max.Memory: unknown key");
 	refused("{\"version\": 1, \"allow\": {\"network\": true}}",
-		"allow.network: unknown key (known: ro_bind, bind, workspace, env, pass_env)");
+		"allow.network: unknown key (known: ro_bind, bind, workspace, env, pass_env, "
+		"cgroup_parent)");
 	refused("{\"version\": 1, \"binds\": [{\"host\": \"/a\", \"mode\": \"rw\"}]}",
 		"binds[0].mode: unknown key (known: host, inside, writable)");
 	refused("{\"version\": 1, \"uid_range\": {\"begin\": 1}}",
@@ -680,6 +681,7 @@ static void assert_same_policy(const struct tc_policy *a, const struct tc_policy
 	assert_int_equal(a->allow_workspace, b->allow_workspace);
 	assert_int_equal(a->allow_env, b->allow_env);
 	assert_int_equal(a->allow_pass_env, b->allow_pass_env);
+	assert_int_equal(a->allow_cgroup_parent, b->allow_cgroup_parent);
 	assert_int_equal(a->n_binds, b->n_binds);
 	for (i = 0; i < a->n_binds; i++) {
 		assert_string_equal(a->binds[i].host, b->binds[i].host);
@@ -1349,6 +1351,39 @@ static void test_cgroup_parent(void **state)
 	refused("{\"version\": 1, \"cgroup_parent\": true}", "cgroup_parent: expected");
 }
 
+/* --cgroup-parent: only where allow.cgroup_parent says so, at or below the
+ * policy's own; the policy's alone is not the caller's. */
+static void test_apply_cgroup_parent(void **state)
+{
+	struct tc_overrides o = { 0 };
+	struct tc_policy p;
+	struct tc_config c;
+
+	(void)state;
+	parse_ok("{\"version\": 1, \"cgroup_parent\": \"/sys/fs/cgroup/tc\"}", &p);
+	apply_ok(&p, &o, NULL, &c);
+	assert_string_equal(c.cgroup_parent, "/sys/fs/cgroup/tc");
+	assert_false(c.cgroup_parent_from_caller);
+	tc_config_release(&c);
+	o.cgroup_parent = "/sys/fs/cgroup/tc/sub";
+	apply_refused(&p, &o, NULL, -EPERM,
+		      "--cgroup-parent is not allowed by the policy (policies/x.json: "
+		      "allow.cgroup_parent is false)");
+	tc_policy_release(&p);
+	parse_ok("{\"version\": 1, \"cgroup_parent\": \"/sys/fs/cgroup/tc\", \"allow\": "
+		 "{\"cgroup_parent\": true}}",
+		 &p);
+	apply_ok(&p, &o, NULL, &c);
+	assert_string_equal(c.cgroup_parent, "/sys/fs/cgroup/tc/sub");
+	assert_true(c.cgroup_parent_from_caller);
+	tc_config_release(&c);
+	o.cgroup_parent = "/sys/fs/cgroup/tcx";
+	apply_refused(&p, &o, NULL, -EPERM,
+		      "--cgroup-parent /sys/fs/cgroup/tcx: not at or below the policy's "
+		      "cgroup_parent /sys/fs/cgroup/tc");
+	tc_policy_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1381,6 +1416,7 @@ int main(void)
 		cmocka_unit_test(test_require_landlock),
 		cmocka_unit_test(test_seccomp_section),
 		cmocka_unit_test(test_cgroup_parent),
+		cmocka_unit_test(test_apply_cgroup_parent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

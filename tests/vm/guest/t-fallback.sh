@@ -13,6 +13,8 @@ if [ ! -d "$shell" ]; then
 fi
 r=$TC_W/r.json
 if [ "$TC_RUN_AS" = root ]; then
+	tc_python -c 'import os, sys; os.removexattr(sys.argv[1], "trusted.delegate")' \
+		"$TC_CGROUP_PARENT"
 	# root owns every cgroup: only systemd's mark (Delegate=yes sets
 	# trusted.delegate) makes a parent its to use. Unmarked: rlimits, and
 	# nothing made under it.
@@ -34,8 +36,6 @@ assert_key "$r" status ok
 assert_cgroup_record "$r"
 assert_no_leaves
 if [ "$TC_RUN_AS" = root ]; then
-	tc_python -c 'import os, sys; os.removexattr(sys.argv[1], "trusted.delegate")' \
-		"$TC_CGROUP_PARENT"
 	echo $$ >/sys/fs/cgroup/cgroup.procs
 fi
 [ -z "$made" ] || rmdir "$shell"
