@@ -106,7 +106,7 @@ _Noreturn static void runner_main(struct session *s, pid_t controller, int fds[4
 
 static int start(struct session *s)
 {
-	int in[2], out[2], err[2], st[2];
+	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, st[2] = { -1, -1 };
 	pid_t self = getpid(), pid;
 
 	int *pairs[4] = { in, out, err, st };

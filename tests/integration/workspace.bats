@@ -126,7 +126,7 @@ print("done", flush=True)'
 
 @test "the workspace rootfs adds toolcell-utils and its names, and no shell" {
 	local root="$TC_BUILD/rootfs-workspace"
-	run find "$root" -type f -perm /111 -printf '%P\n'
+	run find -H "$root" -type f -perm /111 -printf '%P\n'
 	[ "$(sort <<<"$output")" = $'usr/bin/python3.11\nusr/bin/toolcell-utils\nusr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2\nusr/lib/x86_64-linux-gnu/libc.so.6' ]
 	for n in cat ls printf env echo pwd; do
 		[ "$(readlink "$root/usr/bin/$n")" = toolcell-utils ]
