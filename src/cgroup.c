@@ -271,8 +271,18 @@ static int find_own(struct tc_cgroup *cg)
 	_cleanup_fclose_ FILE *f = NULL;
 	_cleanup_close_ int mfd = -1;
 	char *slash;
+	struct statfs sf;
 	int fd;
 
+	/* the common refusal first, in one call (every run asks): a v1/v2
+	 * hybrid keeps a tmpfs of v1 hierarchies at /sys/fs/cgroup, and its
+	 * memory, pids and cpu are v1's */
+	if (statfs("/sys/fs/cgroup", &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
+		say(cg->why, sizeof(cg->why),
+		    "/sys/fs/cgroup is a cgroup v1/v2 hybrid: memory, pids and cpu belong to "
+		    "cgroup v1");
+		return 0;
+	}
 	if (!cgroup2_mount(mnt, sizeof(mnt), root, sizeof(root))) {
 		say(cg->why, sizeof(cg->why), "no cgroup v2 hierarchy is mounted");
 		return 0;

@@ -203,20 +203,6 @@ static void stop(struct session *s, bool gently, char *status, size_t n)
 
 /* ---- answers ---- */
 
-static int write_all_fd(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* A JSON string of text (ASCII messages of ours). */
 static void json_str(struct buf *b, const char *text)
 {
@@ -276,7 +262,7 @@ static int respond(struct session *s, const struct answer *a)
 	snprintf(num, sizeof(num), ",\"timed_out\":%s,\"duration_s\":%.3f,\"state_lost\":%s}\n",
 		 a->timed_out ? "true" : "false", a->duration_s, s->state_lost ? "true" : "false");
 	buf_add(&b, num, strlen(num));
-	r = b.p ? write_all_fd(s->spec->out_fd, b.p, b.len) : -ENOMEM;
+	r = b.p ? tc_write_all(s->spec->out_fd, b.p, b.len) : -ENOMEM;
 	free(b.p);
 	if (r == -EPIPE)
 		s->gone = true; /* nobody reads: the session ends */
@@ -300,7 +286,7 @@ static void drain_stderr(struct session *s)
 	ssize_t n;
 
 	while (s->err_h >= 0 && (n = read(s->err_h, b, sizeof(b))) > 0)
-		if (write_all_fd(STDERR_FILENO, b, (size_t)n) < 0)
+		if (tc_write_all(STDERR_FILENO, b, (size_t)n) < 0)
 			break;
 }
 
