@@ -133,6 +133,26 @@ static void await(int sync_fd, struct pending *p, enum tc_msg_type want)
 	}
 }
 
+/* Die with toolcell: PR_SET_PDEATHSIG, then proof that it had not died
+ * already. toolcell's exit closes its files before it reparents its
+ * children (and only then would it have sent the signal), and its pidfd
+ * turns readable when the exit is done: either says it is gone. Called
+ * again after every credential change, which clears PDEATHSIG, and before
+ * the tool exists. Needs toolcell's ends of our socket closed already. */
+static void die_with_parent(const struct tc_child_args *a)
+{
+	struct pollfd pf[2] = { { .fd = a->parent_pidfd, .events = POLLIN },
+				{ .fd = a->sync_fd, .events = 0 } };
+	int n;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	do
+		n = poll(pf, 2, 0);
+	while (n < 0 && errno == EINTR);
+	if (n != 0)
+		_exit(1); /* toolcell is gone (or poll failed: we cannot tell) */
+}
+
 /* With a cgroup leaf, memory and processes are the cgroup's to limit: the
  * address-space and per-uid process rlimits would only add their
  * inaccuracies. */
@@ -263,26 +283,36 @@ _Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigse
 	struct tc_error e = { 0 };
 	int sync_fd = a->sync_fd;
 
-	/* Hold nothing of the caller's: no fds but the sync socket and the uid
-	 * pool's lock (the pair of host uids stays ours while we live), no
-	 * environment, no request, no capabilities, not dumpable. */
+	/* Hold nothing of the caller's: no fds but the sync socket, toolcell's
+	 * pidfd and the uid pool's lock (the pair of host uids stays ours
+	 * while we live), no environment, no request, no capabilities, not
+	 * dumpable. */
 	{
 		int sync_hi = fcntl(sync_fd, F_DUPFD, 10);
+		int pidfd_hi = fcntl(a->parent_pidfd, F_DUPFD, 10);
 		int lock_hi = a->ids->lock_fd >= 0 ? fcntl(a->ids->lock_fd, F_DUPFD, 10) : -1;
 
-		if (sync_hi < 0 || dup2(sync_hi, 3) < 0)
+		if (sync_hi < 0 || dup2(sync_hi, 3) < 0 || pidfd_hi < 0 || dup2(pidfd_hi, 4) < 0)
 			_exit(1);
-		sync_fd = 3;
-		if (lock_hi >= 0 && dup2(lock_hi, 4) < 0)
+		sync_fd = a->sync_fd = 3;
+		a->parent_pidfd = 4;
+		if (lock_hi >= 0 && dup2(lock_hi, 5) < 0)
 			_exit(1);
 		close_range(0, 2, 0);
-		close_range(lock_hi >= 0 ? 5 : 4, ~0U, 0);
+		close_range(lock_hi >= 0 ? 6 : 5, ~0U, 0);
 	}
 	for (size_t i = 0; i < TC_ARRAY_SIZE(a->scrub); i++)
 		if (a->scrub[i])
 			explicit_bzero(a->scrub[i], a->scrub_len[i]);
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (tc_caps_drop_all(false, 0, 0, &e) < 0 || tc_seccomp_enter(&a->filter, false, &e) < 0) {
+	if (tc_caps_drop_all(false, 0, 0, &e) < 0) {
+		kill(tool, SIGKILL);
+		fail(sync_fd, &e);
+	}
+	/* dropping capabilities keeps PDEATHSIG (only a gain clears it): set
+	 * it again all the same, before the filter could refuse the prctl */
+	die_with_parent(a);
+	if (tc_seccomp_enter(&a->filter, false, &e) < 0) {
 		kill(tool, SIGKILL);
 		fail(sync_fd, &e);
 	}
@@ -327,21 +357,21 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	pid_t tool;
 	int fd;
 
+	/* 0. No instant without a tie to toolcell's life: the signal first,
+	 * then toolcell's ends of our socket and pipes go (our copy would keep
+	 * every read below waiting for a toolcell that died), then the proof
+	 * that it had not died before the first line. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	for (size_t i = 0; i < TC_ARRAY_SIZE(a->parent_fds); i++)
+		close(a->parent_fds[i]);
+	die_with_parent(a);
+
 	/* 1. Maps first: until they exist we have no usable ids. */
 	await(a->sync_fd, &pending, TC_MSG_MAPS_DONE);
 	if (tc_userns_enter(a->ids, &e) < 0)
 		fail(a->sync_fd, &e);
-	/* Any credential change clears PDEATHSIG: set it only now. If the
-	 * parent died before this line, the next read of the sync socket
-	 * sees EOF and we leave. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	{
-		/* the parent may have died before the line above */
-		struct pollfd pf = { .fd = a->sync_fd, .events = POLLIN };
-
-		if (poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR)))
-			_exit(1);
-	}
+	/* the id change cleared PDEATHSIG */
+	die_with_parent(a);
 	stages.t[TC_STAGE_MAPPED] = tc_now_ns();
 	/* the host's OOM killer takes the sandbox first (children inherit) */
 	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
@@ -385,6 +415,10 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	for (size_t i = 0; i < TC_ARRAY_SIZE(forwarded); i++)
 		sigaddset(&waitset, forwarded[i]);
 	sigprocmask(SIG_SETMASK, &waitset, NULL);
+
+	/* a toolcell that died in the microseconds of its exit when the
+	 * checks above ran is surely seen now: no tool for nobody */
+	die_with_parent(a);
 
 	/* 5-6. The tool's branch; a raw fork, so no atfork handlers run. */
 	tool = (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, NULL);

@@ -47,12 +47,30 @@ static int lo_up(struct tc_error *err)
 	return 0;
 }
 
-_Noreturn static void helper_main(int userns_fd, int sock)
+/* close every descriptor above 2 but a and b */
+static void close_all_but(int a, int b)
+{
+	int lo = a < b ? a : b, hi = a < b ? b : a;
+
+	close_range(3, (unsigned)lo - 1, 0);
+	if (hi > lo + 1)
+		close_range((unsigned)lo + 1, (unsigned)hi - 1, 0);
+	close_range((unsigned)hi + 1, ~0U, 0);
+}
+
+_Noreturn static void helper_main(int userns_fd, int sock, pid_t toolcell)
 {
 	struct tc_msg m = { .type = TC_MSG_NET_FD };
 	int netns_fd;
 
+	/* toolcell's death ends us from the first line on; if it died before
+	 * the line, we have a new parent already */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != toolcell)
+		_exit(1);
+	/* nothing of toolcell's stays open here: no pipe end or lock that
+	 * would outlive it by our doing */
+	close_all_but(userns_fd, sock);
 	/* joining the sandbox's user namespace first makes it the owner of
 	 * the network namespace created next, as if the sandbox had made it */
 	if (setns(userns_fd, CLONE_NEWUSER) < 0) {
@@ -81,7 +99,7 @@ pid_t tc_net_helper_start(pid_t pid, int sock, struct tc_error *err)
 {
 	_cleanup_close_ int userns_fd = -1;
 	char path[64];
-	pid_t helper;
+	pid_t helper, self = getpid();
 
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
 	userns_fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -91,7 +109,7 @@ pid_t tc_net_helper_start(pid_t pid, int sock, struct tc_error *err)
 	if (helper < 0)
 		return tc_error_errno(err, "net", errno, "cannot start the network helper");
 	if (helper == 0)
-		helper_main(userns_fd, sock);
+		helper_main(userns_fd, sock, self);
 	return helper;
 }
 

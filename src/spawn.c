@@ -44,6 +44,7 @@ struct run {
 	int in[2], out[2], err[2], sync[2];
 	int filter_pipe[2]; /* the compiled filter goes down it after the clone */
 	int sig_fd, pidfd;
+	int self_pidfd; /* toolcell's own, for the child to see it die */
 	pid_t pid;
 	pid_t net_helper; /* makes the network namespace meanwhile (net.h) */
 	int helper_pidfd;
@@ -73,6 +74,7 @@ static void run_release(struct run *r)
 	close_pair(r->filter_pipe);
 	tc_closep(&r->sig_fd);
 	tc_closep(&r->pidfd);
+	tc_closep(&r->self_pidfd);
 	/* SIGTERM, SIGINT and SIGHUP stay blocked: one that comes now must
 	 * not kill toolcell before the record is written (main ends by it,
 	 * or exits, after writing) */
@@ -165,6 +167,10 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 	    pipe2(r->err, O_CLOEXEC) < 0 || pipe2(r->filter_pipe, O_CLOEXEC) < 0 ||
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0)
 		return tc_error_errno(err, "spawn", errno, "cannot create the sandbox's pipes");
+	r->self_pidfd = (int)pidfd_open(getpid(), 0);
+	if (r->self_pidfd < 0)
+		return tc_error_errno(err, "spawn", errno,
+				      "cannot open a pidfd of toolcell itself");
 	/* SIGTERM, SIGINT and SIGHUP become "kill the sandbox, write the
 	 * record, exit": blocked before clone, read through a signalfd. The
 	 * child resets its mask before the tool runs. */
@@ -199,6 +205,8 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.filter_fd = r->filter_pipe[0],
 		.landlock = &r->landlock,
 		.sync_fd = r->sync[1],
+		.parent_pidfd = r->self_pidfd,
+		.parent_fds = { r->sync[0], r->filter_pipe[1], r->in[1], r->out[0], r->err[0] },
 		.verbose = spec->verbose,
 		.cgroup = r->cg.leaf_fd >= 0,
 		.stdio = { r->in[0], r->out[1], r->err[1] },
@@ -557,6 +565,7 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 			 .filter_pipe = { -1, -1 },
 			 .sig_fd = -1,
 			 .pidfd = -1,
+			 .self_pidfd = -1,
 			 .helper_pidfd = -1,
 			 .cg = { .parent_fd = -1, .leaf_fd = -1, .pids_fd = -1 } };
 	struct tc_supervisor *s = NULL;

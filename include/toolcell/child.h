@@ -56,6 +56,11 @@ struct tc_child_args {
 	struct tc_seccomp filter; /* filled from filter_fd before the tool forks */
 	const struct tc_landlock *landlock;
 	int sync_fd;
+	/* toolcell itself (a pidfd), and its ends of our pipes and socket,
+	 * which the clone copied: closed first, or our reads would never see
+	 * toolcell's death */
+	int parent_pidfd;
+	int parent_fds[5];
 	bool verbose; /* send TC_MSG_STAGES */
 	bool cgroup;  /* born in a cgroup leaf that limits memory and processes */
 	int stdio[3]; /* the tool's ends of its stdin, stdout and stderr pipes */
