@@ -14,57 +14,88 @@
 #include "toolcell/cli.h"
 #include "toolcell/util.h"
 
+#include "cli-internal.h"
+
 #define STAGE "cli"
 
 /* Enough for any quoted value in a message; longer values are cut. */
 #define SHOWN_MAX 72
 
-/* Options that are not limits; limits come from tc_limit_info[]. */
-enum cli_opt_id {
-	OPT_POLICY,
-	OPT_ROOTFS,
-	OPT_CGROUP_PARENT,
-	OPT_RO_BIND,
-	OPT_BIND,
-	OPT_WORKSPACE,
-	OPT_ENV,
-	OPT_PASS_ENV,
-	OPT_RESULT,
-	OPT_RESULT_FD,
-	OPT_QUIET,
-	OPT_VERBOSE,
-	OPT_SCRIPT_DIR,
-	OPT_HELP,
-	OPT_LIMIT, /* one of tc_limit_info[] */
+/* A number in a description; clang-format is off around those lines, as
+ * it cannot lay out a macro between string literals. */
+#define CLI_STR_(x) #x
+#define CLI_STR(x)  CLI_STR_(x)
+
+const struct tc_cli_opt tc_cli_opts[] = {
+	{ "--policy", "FILE", OPT_POLICY, VB_SANDBOX | VB(TC_VERB_CHECK),
+	  "the policy: defaults and ceilings for every\n"
+	  "setting (default: the installed default.json)",
+	  "the policy to check (default: the installed\n"
+	  "default.json)",
+	  "TOOLCELL_POLICY", NULL, "" },
+	{ "--rootfs", "DIR", OPT_ROOTFS, VB_SANDBOX,
+	  "the read-only root filesystem to run in\n"
+	  "(default: the installed rootfs)",
+	  NULL, "TOOLCELL_ROOTFS", NULL, "" },
+	{ "--cgroup-parent", "DIR", OPT_CGROUP_PARENT, VB_SANDBOX | VB(TC_VERB_CHECK),
+	  "a cgroup v2 directory delegated to the caller;\n"
+	  "each run gets a leaf under it with memory, pids\n"
+	  "and cpu limits. Where allow.cgroup_parent says so,\n"
+	  "at or below the policy's cgroup_parent (default:\n"
+	  "that, else the parent of toolcell's own cgroup\n"
+	  "when delegated, else rlimits)",
+	  "the delegated cgroup v2 directory to check\n"
+	  "(default: as for run)",
+	  "TOOLCELL_CGROUP_PARENT", NULL, "" },
+	{ "--ro-bind", "HOST[:INSIDE]", OPT_RO_BIND, VB_SANDBOX,
+	  "show the host path HOST read-only at INSIDE (default:\n"
+	  "the same path); both absolute. Split at the last\n"
+	  "':' only when '/' follows it: /a:b:/c binds '/a:b'\n"
+	  "at '/c', /a:b binds '/a:b' at '/a:b'. Repeatable",
+	  NULL, "TOOLCELL_RO_BIND", "HOST[:INSIDE],...", ", comma-separated" },
+	{ "--bind", "HOST[:INSIDE]", OPT_BIND, VB_SANDBOX,
+	  /* clang-format off */
+	  "the same, writable. Repeatable. At most " CLI_STR(TC_MAX_BINDS) " binds\n"
+	  "in all (--ro-bind and --bind together)",
+	  /* clang-format on */
+	  NULL, "TOOLCELL_BIND", "HOST[:INSIDE],...", ", comma-separated" },
+	{ "--workspace", "DIR[:INSIDE]", OPT_WORKSPACE, VB_SANDBOX,
+	  "an absolute host directory, mounted writable at\n"
+	  "INSIDE (default /workspace; see \"Working\n"
+	  "directory\" below)",
+	  NULL, "TOOLCELL_WORKSPACE", "DIR", "" },
+	{ "--env", "NAME=VALUE", OPT_ENV, VB_SANDBOX,
+	  "set NAME in the tool's environment, which is\n"
+	  "otherwise only what the policy sets. Repeatable",
+	  NULL, NULL, NULL, NULL },
+	{ "--pass-env", "NAME", OPT_PASS_ENV, VB_SANDBOX,
+	  "pass toolcell's own NAME on to the tool (TOOLCELL_*\n"
+	  /* clang-format off */
+	  "variables never pass). Repeatable. At most " CLI_STR(TC_MAX_ENV) "\n"
+	  "--env and --pass-env together",
+	  /* clang-format on */
+	  NULL, "TOOLCELL_PASS_ENV", "NAME,...", ", comma-separated" },
+	{ "--result", "FILE", OPT_RESULT, VB_RECORD, "write the result record to FILE (see below)",
+	  NULL, "TOOLCELL_RESULT", NULL, " (unless --result-fd is given)" },
+	{ "--result-fd", "N", OPT_RESULT_FD, VB_RECORD,
+	  "write the result record to descriptor N, 3 or\n"
+	  "above, inherited open; not with --result",
+	  NULL, NULL, NULL, NULL },
+	{ "--quiet", NULL, OPT_QUIET, VB_SANDBOX,
+	  "no stderr notice of the limit that ended the tool;\n"
+	  "why toolcell itself failed is still printed",
+	  NULL, NULL, NULL, NULL },
+	{ "--verbose", NULL, OPT_VERBOSE, VB_SANDBOX,
+	  "print on stderr the time each set-up stage took", NULL, NULL, NULL, NULL },
+	{ "--script-dir", NULL, OPT_SCRIPT_DIR, VB(TC_VERB_PYTHON),
+	  "also bind the script's folder read-only, at its\n"
+	  "absolute path",
+	  NULL, "TOOLCELL_SCRIPT_DIR", "1", " (0: off)" },
+	{ "--help", NULL, OPT_HELP, VB_SANDBOX | VB(TC_VERB_CHECK), "this text", NULL, NULL, NULL,
+	  NULL },
 };
 
-#define VB(v)	   (1u << (v))
-#define VB_SANDBOX (VB(TC_VERB_RUN) | VB(TC_VERB_PYTHON) | VB(TC_VERB_CALL) | VB(TC_VERB_SESSION))
-#define VB_RECORD  (VB_SANDBOX & ~VB(TC_VERB_SESSION)) /* verbs that write one record */
-
-struct cli_opt {
-	const char *name;
-	const char *metavar; /* what the value looks like, or NULL for a flag */
-	enum cli_opt_id id;
-	unsigned verbs; /* VB() mask of the verbs that accept it */
-};
-
-static const struct cli_opt cli_opts[] = {
-	{ "--policy", "FILE", OPT_POLICY, VB_SANDBOX | VB(TC_VERB_CHECK) },
-	{ "--rootfs", "DIR", OPT_ROOTFS, VB_SANDBOX },
-	{ "--cgroup-parent", "DIR", OPT_CGROUP_PARENT, VB_SANDBOX | VB(TC_VERB_CHECK) },
-	{ "--ro-bind", "HOST[:INSIDE]", OPT_RO_BIND, VB_SANDBOX },
-	{ "--bind", "HOST[:INSIDE]", OPT_BIND, VB_SANDBOX },
-	{ "--workspace", "DIR[:INSIDE]", OPT_WORKSPACE, VB_SANDBOX },
-	{ "--env", "NAME=VALUE", OPT_ENV, VB_SANDBOX },
-	{ "--pass-env", "NAME", OPT_PASS_ENV, VB_SANDBOX },
-	{ "--result", "FILE", OPT_RESULT, VB_RECORD },
-	{ "--result-fd", "N", OPT_RESULT_FD, VB_RECORD },
-	{ "--quiet", NULL, OPT_QUIET, VB_SANDBOX },
-	{ "--verbose", NULL, OPT_VERBOSE, VB_SANDBOX },
-	{ "--script-dir", NULL, OPT_SCRIPT_DIR, VB(TC_VERB_PYTHON) },
-	{ "--help", NULL, OPT_HELP, VB_SANDBOX | VB(TC_VERB_CHECK) },
-};
+const size_t tc_cli_n_opts = TC_ARRAY_SIZE(tc_cli_opts);
 
 /* python3's own long options (3.11): they start python3's command line. */
 static const char *const python_long_opts[] = {
@@ -98,7 +129,7 @@ struct cli_parse {
 	bool cli_ro_bind, cli_bind, cli_pass_env; /* lists given on the command line */
 };
 
-static const char *verb_name(enum tc_verb v)
+const char *tc_cli_verb_name(enum tc_verb v)
 {
 	switch (v) {
 	case TC_VERB_NONE:
@@ -218,10 +249,10 @@ static const char *unit_expected(enum tc_unit unit)
 /* Look up a long option (name[0..len)) among every option toolcell has. */
 static bool opt_find(const char *name, size_t len, struct opt_match *ret)
 {
-	for (size_t i = 0; i < TC_ARRAY_SIZE(cli_opts); i++) {
-		if (strlen(cli_opts[i].name) == len && !memcmp(cli_opts[i].name, name, len)) {
-			*ret = (struct opt_match){ cli_opts[i].id, 0, cli_opts[i].name,
-						   cli_opts[i].metavar, cli_opts[i].verbs };
+	for (size_t i = 0; i < tc_cli_n_opts; i++) {
+		if (strlen(tc_cli_opts[i].name) == len && !memcmp(tc_cli_opts[i].name, name, len)) {
+			*ret = (struct opt_match){ tc_cli_opts[i].id, 0, tc_cli_opts[i].name,
+						   tc_cli_opts[i].metavar, tc_cli_opts[i].verbs };
 			return true;
 		}
 	}
@@ -243,9 +274,9 @@ static const char *opt_suggest(enum tc_verb verb, const char *name, size_t len)
 {
 	struct suggest s = { 0 };
 
-	for (size_t i = 0; i < TC_ARRAY_SIZE(cli_opts); i++)
-		if (cli_opts[i].verbs & VB(verb))
-			suggest_try(&s, name, len, cli_opts[i].name);
+	for (size_t i = 0; i < tc_cli_n_opts; i++)
+		if (tc_cli_opts[i].verbs & VB(verb))
+			suggest_try(&s, name, len, tc_cli_opts[i].name);
 	if (VB_SANDBOX & VB(verb))
 		for (int l = 0; l < TC_LIMIT__MAX; l++)
 			if (tc_limit_info[l].option)
@@ -263,10 +294,10 @@ static int unknown_option(struct tc_error *err, enum tc_verb verb, const char *a
 		return tc_error_set(
 			err, STAGE, EINVAL,
 			"%s: unknown option '%s'; did you mean '%s'? (see 'toolcell %s --help')",
-			verb_name(verb), SHOWN(arg), hint, verb_name(verb));
+			tc_cli_verb_name(verb), SHOWN(arg), hint, tc_cli_verb_name(verb));
 	return tc_error_set(err, STAGE, EINVAL,
-			    "%s: unknown option '%s' (see 'toolcell %s --help')", verb_name(verb),
-			    SHOWN(arg), verb_name(verb));
+			    "%s: unknown option '%s' (see 'toolcell %s --help')",
+			    tc_cli_verb_name(verb), SHOWN(arg), tc_cli_verb_name(verb));
 }
 
 /* Plain decimal digits, no sign, no spaces; -ERANGE past UINT64_MAX. */
@@ -327,7 +358,7 @@ static void fmt_limit_value(enum tc_unit unit, uint64_t v, char *buf, size_t n)
 }
 
 /* "1M..16G", "0.001..86400 seconds", "0.01..64 CPUs", "1..65536" */
-static void fmt_limit_range(enum tc_limit_id id, char *buf, size_t n)
+void tc_cli_limit_range(enum tc_limit_id id, char *buf, size_t n)
 {
 	const struct tc_limit_info *li = &tc_limit_info[id];
 	char lo[32], hi[32];
@@ -374,7 +405,7 @@ static int limit_parse(enum tc_limit_id id, const char *who, const char *s, uint
 	if (r == -ERANGE || (r >= 0 && (v < li->min || v > li->max))) {
 		char range[80];
 
-		fmt_limit_range(id, range, sizeof(range));
+		tc_cli_limit_range(id, range, sizeof(range));
 		return tc_error_set(err, STAGE, EINVAL, "%s: %s is outside %s", who, SHOWN(s),
 				    range);
 	}
@@ -686,11 +717,11 @@ static int parse_options(struct cli_parse *p, enum tc_verb verb, int argc, char 
 				return tc_error_set(
 					p->err, STAGE, EINVAL,
 					"%s: '%s' is an option of 'toolcell python' only",
-					verb_name(verb), m.name);
+					tc_cli_verb_name(verb), m.name);
 			return tc_error_set(
 				p->err, STAGE, EINVAL,
 				"%s: '%s' is not an option of this command (see 'toolcell %s --help')",
-				verb_name(verb), m.name, verb_name(p->cli->verb));
+				tc_cli_verb_name(verb), m.name, tc_cli_verb_name(p->cli->verb));
 		}
 		if (m.id == OPT_HELP && !eq) {
 			*ret_help = true;
@@ -785,29 +816,41 @@ static int env_list(struct cli_parse *p, const char *var, const char *value, enu
 	return r;
 }
 
+/* The limits a TOOLCELL_* variable can set, in the order help lists them. */
+static const struct {
+	const char *var;
+	enum tc_limit_id id;
+} limit_vars[] = {
+	{ "TOOLCELL_MEMORY", TC_LIMIT_MEMORY },
+	{ "TOOLCELL_TIMEOUT", TC_LIMIT_WALL },
+	{ "TOOLCELL_CPUS", TC_LIMIT_CPUS },
+	{ "TOOLCELL_PIDS", TC_LIMIT_PIDS },
+};
+
+const char *tc_cli_limit_env(enum tc_limit_id id)
+{
+	for (size_t i = 0; i < TC_ARRAY_SIZE(limit_vars); i++)
+		if (limit_vars[i].id == id)
+			return limit_vars[i].var;
+	return NULL;
+}
+
 /* python's TOOLCELL_* settings, for what the command line left unset. */
 static int python_env(struct cli_parse *p, char *const *envp)
 {
-	static const struct {
-		const char *var;
-		enum tc_limit_id id;
-	} limits[] = {
-		{ "TOOLCELL_MEMORY", TC_LIMIT_MEMORY },
-		{ "TOOLCELL_TIMEOUT", TC_LIMIT_WALL },
-		{ "TOOLCELL_CPUS", TC_LIMIT_CPUS },
-		{ "TOOLCELL_PIDS", TC_LIMIT_PIDS },
-	};
 	struct tc_cli *cli = p->cli;
 	struct tc_overrides *o = &cli->overrides;
 	const char *v;
 	int r = 0;
 
-	for (size_t i = 0; i < TC_ARRAY_SIZE(limits) && r >= 0; i++)
-		if (!o->has[limits[i].id] && (v = env_get(envp, limits[i].var))) {
-			r = limit_parse(limits[i].id, limits[i].var, v, &o->limit[limits[i].id],
-					p->err);
-			o->has[limits[i].id] = r >= 0;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(limit_vars) && r >= 0; i++) {
+		enum tc_limit_id id = limit_vars[i].id;
+
+		if (!o->has[id] && (v = env_get(envp, limit_vars[i].var))) {
+			r = limit_parse(id, limit_vars[i].var, v, &o->limit[id], p->err);
+			o->has[id] = r >= 0;
 		}
+	}
 	if (r >= 0 && !cli->policy_path && (v = env_get(envp, "TOOLCELL_POLICY")))
 		r = path_check("TOOLCELL_POLICY", "FILE", cli->policy_path = v, false, p->err);
 	if (r >= 0 && !o->rootfs && (v = env_get(envp, "TOOLCELL_ROOTFS")))
@@ -841,7 +884,7 @@ static int too_many_args(struct cli_parse *p)
 	if (p->cli->argc > TC_MAX_ARGS)
 		return tc_error_set(p->err, STAGE, EINVAL,
 				    "%s: more than %d arguments for the tool",
-				    verb_name(p->cli->verb), TC_MAX_ARGS);
+				    tc_cli_verb_name(p->cli->verb), TC_MAX_ARGS);
 	return 0;
 }
 
@@ -1158,7 +1201,7 @@ static void hb_opt(struct help_buf *b, const char *left, const char *desc)
 	} while (nl);
 }
 
-static const char *unit_metavar(enum tc_unit unit)
+const char *tc_cli_unit_metavar(enum tc_unit unit)
 {
 	switch (unit) {
 	case TC_UNIT_BYTES:
@@ -1174,7 +1217,7 @@ static const char *unit_metavar(enum tc_unit unit)
 }
 
 /* What each limit bounds; lines of at most 80 - HELP_COL columns. */
-static const char *limit_desc(enum tc_limit_id id)
+const char *tc_cli_limit_desc(enum tc_limit_id id)
 {
 	switch (id) {
 	case TC_LIMIT_MEMORY:
@@ -1226,6 +1269,11 @@ static const char *const default_json_limit[TC_LIMIT__MAX] = {
 	[TC_LIMIT_OPEN_FILES] = "256",	[TC_LIMIT_REQUEST] = "1M",  [TC_LIMIT_STDOUT] = "1M",
 	[TC_LIMIT_STDERR] = "64K",
 };
+
+const char *tc_cli_default_limit(enum tc_limit_id id)
+{
+	return default_json_limit[id] ? default_json_limit[id] : "-";
+}
 
 static const char help_values[] =
 	"Values: SIZE is whole bytes, or a number with K, M, G or T (binary:\n"
@@ -1279,65 +1327,37 @@ static const char help_exit_call[] =
 	"the request was refused or the sandbox could not be built. An envelope\n"
 	"is printed in every case.\n";
 
+/* The table's rows for verb, in table order. */
+static void help_opt_rows(struct help_buf *b, enum tc_verb verb)
+{
+	char left[64];
+
+	for (size_t i = 0; i < tc_cli_n_opts; i++) {
+		const struct tc_cli_opt *o = &tc_cli_opts[i];
+		const char *desc = verb == TC_VERB_CHECK && o->check_desc ? o->check_desc : o->desc;
+
+		if (!(o->verbs & VB(verb)))
+			continue;
+		if (o->id == OPT_HELP && verb == TC_VERB_PYTHON)
+			/* python3 has -h of its own */
+			snprintf(left, sizeof(left), "%s", o->name);
+		else if (o->id == OPT_HELP)
+			snprintf(left, sizeof(left), "-h, %s", o->name);
+		else
+			snprintf(left, sizeof(left), "%s%s%s", o->name, o->metavar ? " " : "",
+				 o->metavar ? o->metavar : "");
+		if (o->id == OPT_HELP && verb == TC_VERB_PYTHON)
+			desc = "this text (-h is python3's: see above)";
+		hb_opt(b, left, desc);
+	}
+}
+
 static void help_options(struct help_buf *b, enum tc_verb verb)
 {
 	char range[96], left[64], desc[512];
 
 	hb_printf(b, "Options:\n");
-	hb_opt(b, "--policy FILE",
-	       "the policy: defaults and ceilings for every\n"
-	       "setting (default: the installed default.json)");
-	hb_opt(b, "--rootfs DIR",
-	       "the read-only root filesystem to run in\n"
-	       "(default: the installed rootfs)");
-	hb_opt(b, "--cgroup-parent DIR",
-	       "a cgroup v2 directory delegated to the caller;\n"
-	       "each run gets a leaf under it with memory, pids\n"
-	       "and cpu limits. Where allow.cgroup_parent says so,\n"
-	       "at or below the policy's cgroup_parent (default:\n"
-	       "that, else the parent of toolcell's own cgroup\n"
-	       "when delegated, else rlimits)");
-	hb_opt(b, "--ro-bind HOST[:INSIDE]",
-	       "show the host path HOST read-only at INSIDE (default:\n"
-	       "the same path); both absolute. Split at the last\n"
-	       "':' only when '/' follows it: /a:b:/c binds '/a:b'\n"
-	       "at '/c', /a:b binds '/a:b' at '/a:b'. Repeatable");
-	snprintf(desc, sizeof(desc),
-		 "the same, writable. Repeatable. At most %d binds\n"
-		 "in all (--ro-bind and --bind together)",
-		 TC_MAX_BINDS);
-	hb_opt(b, "--bind HOST[:INSIDE]", desc);
-	hb_opt(b, "--workspace DIR[:INSIDE]",
-	       "an absolute host directory, mounted writable at\n"
-	       "INSIDE (default /workspace; see \"Working\n"
-	       "directory\" below)");
-	hb_opt(b, "--env NAME=VALUE",
-	       "set NAME in the tool's environment, which is\n"
-	       "otherwise only what the policy sets. Repeatable");
-	snprintf(desc, sizeof(desc),
-		 "pass toolcell's own NAME on to the tool (TOOLCELL_*\n"
-		 "variables never pass). Repeatable. At most %d\n"
-		 "--env and --pass-env together",
-		 TC_MAX_ENV);
-	hb_opt(b, "--pass-env NAME", desc);
-	if (verb != TC_VERB_SESSION) {
-		hb_opt(b, "--result FILE", "write the result record to FILE (see below)");
-		hb_opt(b, "--result-fd N",
-		       "write the result record to descriptor N, 3 or\n"
-		       "above, inherited open; not with --result");
-	}
-	hb_opt(b, "--quiet",
-	       "no stderr notice of the limit that ended the tool;\n"
-	       "why toolcell itself failed is still printed");
-	hb_opt(b, "--verbose", "print on stderr the time each set-up stage took");
-	if (verb == TC_VERB_PYTHON) {
-		hb_opt(b, "--script-dir",
-		       "also bind the script's folder read-only, at its\n"
-		       "absolute path");
-		hb_opt(b, "--help", "this text (-h is python3's: see above)");
-	} else {
-		hb_opt(b, "-h, --help", "this text");
-	}
+	help_opt_rows(b, verb);
 	hb_printf(b, "\nLimits. Each defaults to the policy's value (the shipped default.json's\n"
 		     "is shown; 'toolcell policy check FILE' prints a policy's); a value\n"
 		     "outside the range is refused:\n");
@@ -1346,11 +1366,11 @@ static void help_options(struct help_buf *b, enum tc_verb verb)
 
 		if (!li->option)
 			continue;
-		fmt_limit_range((enum tc_limit_id)l, range, sizeof(range));
-		snprintf(left, sizeof(left), "%s %s", li->option, unit_metavar(li->unit));
+		tc_cli_limit_range((enum tc_limit_id)l, range, sizeof(range));
+		snprintf(left, sizeof(left), "%s %s", li->option, tc_cli_unit_metavar(li->unit));
 		snprintf(desc, sizeof(desc), "%s\ndefault.json: %s; range %s\n(policy key \"%s\")",
-			 limit_desc((enum tc_limit_id)l),
-			 default_json_limit[l] ? default_json_limit[l] : "-", range, li->name);
+			 tc_cli_limit_desc((enum tc_limit_id)l),
+			 tc_cli_default_limit((enum tc_limit_id)l), range, li->name);
 		hb_opt(b, left, desc);
 	}
 	hb_printf(b, "\n%s\n", help_values);
@@ -1380,24 +1400,30 @@ static const char *opt_or(enum tc_limit_id id)
 
 static void help_python_env(struct help_buf *b)
 {
+	char left[80], desc[96];
+
 	hb_printf(b, "Settings from the environment, for a caller that uses toolcell python\n"
 		     "as its interpreter path and cannot pass options (tools/toolcell-python).\n"
 		     "An option on the command line wins over its variable; a list option\n"
 		     "given at all replaces its variable's whole list; an empty variable\n"
 		     "counts as unset; no TOOLCELL_* variable reaches the tool:\n");
-	hb_opt(b, "TOOLCELL_POLICY=FILE", "as --policy");
-	hb_opt(b, "TOOLCELL_ROOTFS=DIR", "as --rootfs");
-	hb_opt(b, "TOOLCELL_CGROUP_PARENT=DIR", "as --cgroup-parent");
-	hb_opt(b, "TOOLCELL_MEMORY=SIZE", opt_or(TC_LIMIT_MEMORY));
-	hb_opt(b, "TOOLCELL_TIMEOUT=SECONDS", opt_or(TC_LIMIT_WALL));
-	hb_opt(b, "TOOLCELL_CPUS=CPUS", opt_or(TC_LIMIT_CPUS));
-	hb_opt(b, "TOOLCELL_PIDS=N", opt_or(TC_LIMIT_PIDS));
-	hb_opt(b, "TOOLCELL_RO_BIND=HOST[:INSIDE],...", "as --ro-bind, comma-separated");
-	hb_opt(b, "TOOLCELL_BIND=HOST[:INSIDE],...", "as --bind, comma-separated");
-	hb_opt(b, "TOOLCELL_WORKSPACE=DIR", "as --workspace");
-	hb_opt(b, "TOOLCELL_PASS_ENV=NAME,...", "as --pass-env, comma-separated");
-	hb_opt(b, "TOOLCELL_RESULT=FILE", "as --result (unless --result-fd is given)");
-	hb_opt(b, "TOOLCELL_SCRIPT_DIR=1", "as --script-dir (0: off)");
+	for (size_t i = 0; i < tc_cli_n_opts; i++) {
+		const struct tc_cli_opt *o = &tc_cli_opts[i];
+
+		if (!o->env)
+			continue;
+		snprintf(left, sizeof(left), "%s=%s", o->env,
+			 o->env_value ? o->env_value : o->metavar);
+		snprintf(desc, sizeof(desc), "as %s%s", o->name, o->env_note);
+		hb_opt(b, left, desc);
+	}
+	for (size_t i = 0; i < TC_ARRAY_SIZE(limit_vars); i++) {
+		const struct tc_limit_info *li = &tc_limit_info[limit_vars[i].id];
+
+		snprintf(left, sizeof(left), "%s=%s", limit_vars[i].var,
+			 tc_cli_unit_metavar(li->unit));
+		hb_opt(b, left, opt_or(limit_vars[i].id));
+	}
 	hb_printf(b, "A path in a comma-separated list cannot itself contain ','.\n\n");
 }
 
@@ -1439,10 +1465,10 @@ static void help_overview(struct help_buf *b)
 		     "'toolcell help COMMAND'):\n");
 	help_options(b, TC_VERB_RUN);
 	hb_printf(b,
-		  "\n%s\n%s\n%s"
+		  "\n%s\n%s"
 		  "Exit status (check, policy check, version, help): 0 on success, 125\n"
 		  "otherwise; a command line toolcell cannot parse: 125.\n",
-		  help_policy_rule, help_exit_relay, help_exit_call);
+		  help_exit_relay, help_exit_call);
 }
 
 static void help_run(struct help_buf *b)
@@ -1574,13 +1600,7 @@ static void help_check(struct help_buf *b)
 		     "python3 in a real sandbox under the policy, and give a verdict.\n"
 		     "\n"
 		     "Options:\n");
-	hb_opt(b, "--policy FILE",
-	       "the policy to check (default: the installed\n"
-	       "default.json)");
-	hb_opt(b, "--cgroup-parent DIR",
-	       "the delegated cgroup v2 directory to check\n"
-	       "(default: as for run)");
-	hb_opt(b, "-h, --help", "this text");
+	help_opt_rows(b, TC_VERB_CHECK);
 	hb_printf(b, "\nExit status: 0 when the policy can run on this host; 125 when it\n"
 		     "cannot, or the policy is invalid (the reason on stderr).\n");
 }

@@ -1150,6 +1150,10 @@ static void test_help_texts(void **state)
 	};
 	for (size_t i = 0; i < TC_ARRAY_SIZE(overview_has); i++)
 		expect_mentions(overview, overview_has[i]);
+	/* the policy's rule is said once, not twice */
+	const char *rule = strstr(overview, "The policy is the operator's ceiling");
+	assert_non_null(rule);
+	assert_null(strstr(rule + 1, "The policy is the operator's ceiling"));
 
 	for (size_t s = 0; s < TC_ARRAY_SIZE(sandbox); s++) {
 		const char *h = tc_cli_help(sandbox[s]);
