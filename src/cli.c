@@ -34,8 +34,9 @@ const struct tc_cli_opt tc_cli_opts[] = {
 	  "default.json)",
 	  "TOOLCELL_POLICY", NULL, "" },
 	{ "--rootfs", "DIR", OPT_ROOTFS, VB_SANDBOX,
-	  "the read-only root filesystem to run in\n"
-	  "(default: the installed rootfs)",
+	  "the read-only root filesystem to run in: a variant's\n"
+	  "NAME or a DIR the policy's allow.rootfs lists, made\n"
+	  "by 'toolcell rootfs build' (default: the policy's)",
 	  NULL, "TOOLCELL_ROOTFS", NULL, "" },
 	{ "--cgroup-parent", "DIR", OPT_CGROUP_PARENT, VB_SANDBOX | VB(TC_VERB_CHECK),
 	  "a cgroup v2 directory delegated to the caller;\n"

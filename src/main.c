@@ -19,6 +19,7 @@
 #include "toolcell/policy.h"
 #include "toolcell/protocol.h"
 #include "toolcell/record.h"
+#include "toolcell/rootfs.h"
 #include "toolcell/sandbox.h"
 #include "toolcell/session.h"
 #include "toolcell/sha256.h"
@@ -175,43 +176,56 @@ static bool unmet_requirement(const struct ctx *c, char *why, size_t n)
 	return false;
 }
 
+/* The shared lock on the run's rootfs (rootfs.c), held until toolcell exits,
+ * so a rebuild never removes the tree under this run. */
+static int rootfs_lock = -1;
+
+/* The rootfs: the policy's variant or the caller's allowed choice, present,
+ * held and made by the builder. */
+static void choose_rootfs(struct ctx *c)
+{
+	const char *asked = c->cli.overrides.rootfs;
+	_cleanup_free_ char *dir = NULL;
+	struct tc_error e = { 0 };
+	char py[PATH_MAX + 32];
+	const char *name = asked && !strchr(asked, '/') ? asked : c->policy.rootfs_name;
+
+	if (tc_rootfs_choose(&c->policy, asked, exe_dir, TOOLCELL_STATE_DIR,
+			     TOOLCELL_INSTALL_ROOTFS_REL, &dir, &e) < 0)
+		die(&e);
+	snprintf(py, sizeof(py), "%s%s", dir, TC_PYTHON);
+	if (access(py, X_OK) < 0)
+		die_with("rootfs", errno,
+			 "no Python rootfs at %s (%s); build it with 'toolcell rootfs build%s%s' "
+			 "(as root) or pass --rootfs DIR where the policy allows it",
+			 dir, strerror(errno), name && strcmp(name, "default") ? " --name " : "",
+			 name && strcmp(name, "default") ? name : "");
+	rootfs_lock = tc_rootfs_hold(dir, &c->rootfs, &e);
+	if (rootfs_lock < 0)
+		die(&e);
+	/* the caller's choice was checked in full (its manifest hashed); the
+	 * policy's own is checked for its shape and manifest only */
+	if (!asked && tc_rootfs_verify(c->rootfs, false, &e) < 0)
+		die(&e);
+	c->cli.overrides.rootfs = NULL;
+}
+
 static void load_config(struct ctx *c)
 {
 	struct tc_error e = { 0 };
-	char py[PATH_MAX + 32], why[TC_ERROR_MESSAGE_MAX];
+	char why[TC_ERROR_MESSAGE_MAX];
 
 	c->policy_path = c->cli.policy_path
 				 ? strdup(c->cli.policy_path)
 				 : default_path("policies/default.json",
 						TOOLCELL_INSTALL_POLICY_REL "/default.json");
-	if (c->cli.overrides.rootfs) {
-		/* the mount plan wants it absolute and free of symlinks */
-		c->rootfs = realpath(c->cli.overrides.rootfs, NULL);
-		if (!c->rootfs)
-			die_with("rootfs", errno, "cannot use the rootfs %s: %s",
-				 c->cli.overrides.rootfs, strerror(errno));
-		c->cli.overrides.rootfs = c->rootfs;
-	}
 	if (!c->policy_path)
 		die_with("main", ENOMEM, "out of memory");
 	if (tc_policy_load(c->policy_path, &c->policy, &e) < 0)
 		die(&e);
-	if (!c->rootfs)
-		c->rootfs = c->policy.rootfs_workspace
-				    ? default_path("rootfs-workspace",
-						   TOOLCELL_INSTALL_ROOTFS_REL "-workspace")
-				    : default_path("rootfs", TOOLCELL_INSTALL_ROOTFS_REL);
-	if (!c->rootfs)
-		die_with("main", ENOMEM, "out of memory");
+	choose_rootfs(c);
 	if (tc_policy_apply(&c->policy, &c->cli.overrides, environ, c->rootfs, &c->cfg, &e) < 0)
 		die(&e);
-	snprintf(py, sizeof(py), "%s%s", c->cfg.rootfs, TC_PYTHON);
-	if (access(py, X_OK) < 0)
-		die_with("rootfs", errno,
-			 "no Python rootfs at %s (%s); build it with 'cmake --build build --target "
-			 "%s' or pass --rootfs DIR",
-			 c->cfg.rootfs, strerror(errno),
-			 c->policy.rootfs_workspace ? "rootfs-workspace" : "rootfs");
 	/* check reports an unmet requirement instead of stopping at it */
 	if (c->cli.verb != TC_VERB_CHECK && unmet_requirement(c, why, sizeof(why)))
 		die_with("policy", EOPNOTSUPP, "%s", why);
@@ -936,6 +950,8 @@ _Noreturn static void verb_check(struct ctx *c)
 
 	load_config(c);
 	ok = tc_host_report(stdout, c->cfg.cgroup_parent, c->cfg.cgroup_parent_from_caller);
+	/* a warning: a stale rootfs still runs, without the host's updates */
+	tc_rootfs_report_stale(stdout, c->rootfs, c->policy.rootfs_name);
 	fflush(stdout);
 	if (unmet_requirement(c, why, sizeof(why))) {
 		printf("policy requirements: NOT MET: %s\n", why);

@@ -65,8 +65,9 @@ static const char *const top_keys[K__MAX] = { "version",  "description",   "netw
 					      "pass_env", "binds",	   "uid_range", "require",
 					      "seccomp",  "cgroup_parent", "session",	"rootfs",
 					      "programs" };
-static const char *const allow_keys[] = { "ro_bind", "bind",	 "workspace",
-					  "env",     "pass_env", "cgroup_parent" };
+static const char *const allow_keys[] = { "ro_bind",  "bind",	       "workspace", "env",
+					  "pass_env", "cgroup_parent", "rootfs" };
+#define ALLOW_BOOLS (TC_ARRAY_SIZE(allow_keys) - 1) /* "rootfs", the last, is a list */
 static const char *const bind_keys[] = { "host", "inside", "writable" };
 static const char *const uid_keys[] = { "start", "count" };
 static const char *const require_keys[] = { "cgroup2", "landlock" };
@@ -703,21 +704,57 @@ static int parse_uid_range(const struct parse_ctx *c, const cJSON *obj, struct t
 	return 0;
 }
 
+/* allow.rootfs: false, or the variant names and absolute paths a caller may
+ * name with --rootfs (rootfs.c checks the tree itself at run time). */
+static int parse_allow_rootfs(const struct parse_ctx *c, const cJSON *v, struct tc_policy *p)
+{
+	const char *want = "false or a list of rootfs variant names and absolute paths";
+	char sub[KEY_PATH_MAX];
+	const cJSON *it;
+	size_t i = 0;
+
+	if (!v || cJSON_IsFalse(v))
+		return 0;
+	if (!cJSON_IsArray(v))
+		return expect(c, "allow.rootfs", want, v);
+	cJSON_ArrayForEach(it, v)
+	{
+		const char *s = cJSON_GetStringValue(it);
+
+		snprintf(sub, sizeof(sub), "allow.rootfs[%zu]", i++);
+		if (p->n_allow_rootfs >= TC_MAX_ROOTFS_CHOICES)
+			return perr(c, "allow.rootfs", "more than %d entries",
+				    TC_MAX_ROOTFS_CHOICES);
+		if (!s || !(s[0] == '/' ? strlen(s) < TC_PATH_MAX : tc_rootfs_name_valid(s)))
+			return expect(c, sub,
+				      "a variant name such as \"data\" ([a-z0-9][a-z0-9_-]*, at "
+				      "most 32) or an absolute path",
+				      it);
+		if (!strcmp(s, "/"))
+			return perr(c, sub, "the host's root is never a rootfs");
+		p->allow_rootfs[p->n_allow_rootfs] = strdup(s);
+		if (!p->allow_rootfs[p->n_allow_rootfs])
+			return oom(c->err);
+		p->n_allow_rootfs++;
+	}
+	return 0;
+}
+
 static int parse_allow(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
 {
-	bool *dst[] = { &p->allow_ro_bind, &p->allow_bind,     &p->allow_workspace,
-			&p->allow_env,	   &p->allow_pass_env, &p->allow_cgroup_parent };
+	bool *dst[ALLOW_BOOLS] = { &p->allow_ro_bind, &p->allow_bind,	  &p->allow_workspace,
+				   &p->allow_env,     &p->allow_pass_env, &p->allow_cgroup_parent };
 	const cJSON *f[TC_ARRAY_SIZE(allow_keys)];
 	char sub[KEY_PATH_MAX];
 	size_t i;
 	int r;
 
 	r = object_fields(c, obj, "allow", allow_keys, TC_ARRAY_SIZE(allow_keys), f);
-	for (i = 0; r >= 0 && i < TC_ARRAY_SIZE(allow_keys); i++) {
+	for (i = 0; r >= 0 && i < ALLOW_BOOLS; i++) {
 		path_key(sub, sizeof(sub), "allow", allow_keys[i]);
 		r = parse_bool(c, sub, f[i], dst[i]);
 	}
-	return r;
+	return r < 0 ? r : parse_allow_rootfs(c, f[ALLOW_BOOLS], p);
 }
 
 /* Limits and their ceilings together: a missing limit takes the built-in
@@ -861,12 +898,15 @@ static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct
 		return r;
 	if (f[K_ROOTFS]) {
 		const char *v = cJSON_GetStringValue(f[K_ROOTFS]);
-		if (!v || (strcmp(v, "default") && strcmp(v, "workspace")))
+		if (!v || !tc_rootfs_name_valid(v))
 			return expect(
 				c, "rootfs",
-				"\"default\" or \"workspace\" (the rootfs with toolcell-utils)",
+				"\"default\", \"workspace\" (the rootfs with toolcell-utils) "
+				"or a variant's name such as \"data\" ([a-z0-9][a-z0-9_-]*, at "
+				"most 32; built by 'toolcell rootfs build --name NAME')",
 				f[K_ROOTFS]);
-		p->rootfs_workspace = !strcmp(v, "workspace");
+		if (strcmp(v, "default") && !(p->rootfs_name = strdup(v)))
+			return oom(c->err);
 	}
 	if (f[K_PROGRAMS] && (r = parse_programs(c, f[K_PROGRAMS], p)) < 0)
 		return r;
@@ -961,6 +1001,9 @@ void tc_policy_release(struct tc_policy *p)
 	cJSON_free(p->session_json);
 	for (i = 0; i < p->n_programs && i < TC_MAX_PROGRAMS; i++)
 		free(p->programs[i]);
+	for (i = 0; i < p->n_allow_rootfs && i < TC_MAX_ROOTFS_CHOICES; i++)
+		free(p->allow_rootfs[i]);
+	free(p->rootfs_name);
 	free(p->origin);
 	memset(p, 0, sizeof(*p));
 }
@@ -1014,15 +1057,23 @@ static cJSON *limits_to_json(const uint64_t *v)
 
 static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 {
-	const bool allow[] = { p->allow_ro_bind, p->allow_bind,	    p->allow_workspace,
-			       p->allow_env,	 p->allow_pass_env, p->allow_cgroup_parent };
+	const bool allow[ALLOW_BOOLS] = { p->allow_ro_bind,   p->allow_bind,
+					  p->allow_workspace, p->allow_env,
+					  p->allow_pass_env,  p->allow_cgroup_parent };
 	cJSON *o, *a, *b;
 	size_t i;
 
 	if (!json_add(root, "allow", o = cJSON_CreateObject()))
 		return NULL;
-	for (i = 0; i < TC_ARRAY_SIZE(allow_keys); i++)
+	for (i = 0; i < ALLOW_BOOLS; i++)
 		if (!json_add(o, allow_keys[i], cJSON_CreateBool(allow[i])))
+			return NULL;
+	if (!p->n_allow_rootfs && !json_add(o, "rootfs", cJSON_CreateBool(false)))
+		return NULL;
+	if (p->n_allow_rootfs && !json_add(o, "rootfs", a = cJSON_CreateArray()))
+		return NULL;
+	for (i = 0; i < p->n_allow_rootfs; i++)
+		if (!json_add(a, NULL, cJSON_CreateString(p->allow_rootfs[i])))
 			return NULL;
 	if (!json_add(root, "env", o = cJSON_CreateObject()))
 		return NULL;
@@ -1058,7 +1109,7 @@ static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 	     !json_add(root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))) ||
 	    (p->session_json && !json_add(root, "session", session_to_json(p))) ||
 	    !json_add(root, "rootfs",
-		      cJSON_CreateString(p->rootfs_workspace ? "workspace" : "default")))
+		      cJSON_CreateString(p->rootfs_name ? p->rootfs_name : "default")))
 		return NULL;
 	if (p->n_programs) {
 		if (!json_add(root, "programs", a = cJSON_CreateArray()))

@@ -9,18 +9,23 @@
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
+#include "toolcell/rootfs.h"
 
 struct tc_policy {
-	char *origin;			    /* file path, for messages and the record */
-	unsigned char sha256[32];	    /* of the file's bytes */
-	uint64_t limit[TC_LIMIT__MAX];	    /* defaults */
-	uint64_t limit_max[TC_LIMIT__MAX];  /* highest value a caller may ask for (>= limit) */
-	bool allow_ro_bind;		    /* caller may add --ro-bind */
-	bool allow_bind;		    /* caller may add writable --bind */
-	bool allow_workspace;		    /* caller may give --workspace */
-	bool allow_env;			    /* caller may add --env */
-	bool allow_pass_env;		    /* caller may add --pass-env */
-	bool allow_cgroup_parent;	    /* caller may name --cgroup-parent */
+	char *origin;			   /* file path, for messages and the record */
+	unsigned char sha256[32];	   /* of the file's bytes */
+	uint64_t limit[TC_LIMIT__MAX];	   /* defaults */
+	uint64_t limit_max[TC_LIMIT__MAX]; /* highest value a caller may ask for (>= limit) */
+	bool allow_ro_bind;		   /* caller may add --ro-bind */
+	bool allow_bind;		   /* caller may add writable --bind */
+	bool allow_workspace;		   /* caller may give --workspace */
+	bool allow_env;			   /* caller may add --env */
+	bool allow_pass_env;		   /* caller may add --pass-env */
+	bool allow_cgroup_parent;	   /* caller may name --cgroup-parent */
+	/* allow.rootfs: variant names and absolute paths a caller may name
+	 * with --rootfs; none: the caller may not choose. Owned. */
+	char *allow_rootfs[TC_MAX_ROOTFS_CHOICES];
+	size_t n_allow_rootfs;
 	struct tc_bind binds[TC_MAX_BINDS]; /* the policy's own binds; owned */
 	size_t n_binds;
 	char *env[TC_MAX_ENV]; /* NAME=VALUE set for every run; owned */
@@ -28,9 +33,9 @@ struct tc_policy {
 	char *pass_env[TC_MAX_ENV]; /* NAMEs passed from toolcell's environment; owned */
 	size_t n_pass_env;
 	char *hostname;
-	char *cgroup_parent;   /* "cgroup_parent", or NULL */
-	char *session_json;    /* "session", compact JSON for the session harness, or NULL */
-	bool rootfs_workspace; /* "rootfs": "workspace" (else "default") */
+	char *cgroup_parent; /* "cgroup_parent", or NULL */
+	char *session_json;  /* "session", compact JSON for the session harness, or NULL */
+	char *rootfs_name;   /* "rootfs": a variant ("workspace", "data"), NULL: default */
 	char *programs[TC_MAX_PROGRAMS]; /* "programs": workspace mode; owned */
 	size_t n_programs;
 	uint32_t uid_base, uid_count;

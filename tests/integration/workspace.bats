@@ -146,10 +146,10 @@ print("done", flush=True)'
 	run "$TOOLCELL" policy check "$TC_TMP/p.json"
 	[ "$status" -eq 125 ]
 	[ "$output" = "toolcell: $TC_TMP/p.json: programs[1]: expected a program's bare name such as \"cat\" (no '/'), got \"/bin/sh\"" ]
-	printf '{"version": 1, "rootfs": "big"}\n' >"$TC_TMP/p.json"
+	printf '{"version": 1, "rootfs": "Big"}\n' >"$TC_TMP/p.json"
 	run "$TOOLCELL" policy check "$TC_TMP/p.json"
 	[ "$status" -eq 125 ]
-	[[ "$output" == *'rootfs: expected "default" or "workspace" (the rootfs with toolcell-utils), got "big"' ]]
+	[[ "$output" == *'rootfs: expected "default", "workspace" (the rootfs with toolcell-utils) or a variant'"'"'s name such as "data" ([a-z0-9][a-z0-9_-]*, at most 32; built by '"'"'toolcell rootfs build --name NAME'"'"'), got "Big"' ]]
 }
 
 @test "--workspace DIR:INSIDE shows the workspace elsewhere (ThreeGate's /out); INSIDE is checked like a bind's" {

@@ -181,7 +181,7 @@ static void test_unknown_and_duplicate_keys(void **state)
 	refused("{\"version\": 1, \"max\": {\"Memory\": 1}}", "max.Memory: unknown key");
 	refused("{\"version\": 1, \"allow\": {\"network\": true}}",
 		"allow.network: unknown key (known: ro_bind, bind, workspace, env, pass_env, "
-		"cgroup_parent)");
+		"cgroup_parent, rootfs)");
 	refused("{\"version\": 1, \"binds\": [{\"host\": \"/a\", \"mode\": \"rw\"}]}",
 		"binds[0].mode: unknown key (known: host, inside, writable)");
 	refused("{\"version\": 1, \"uid_range\": {\"begin\": 1}}",
@@ -698,7 +698,12 @@ static void assert_same_policy(const struct tc_policy *a, const struct tc_policy
 	assert_int_equal(a->uid_base, b->uid_base);
 	assert_int_equal(a->uid_count, b->uid_count);
 	assert_int_equal(a->require_cgroup2, b->require_cgroup2);
-	assert_int_equal(a->rootfs_workspace, b->rootfs_workspace);
+	assert_true((a->rootfs_name == NULL) == (b->rootfs_name == NULL));
+	if (a->rootfs_name)
+		assert_string_equal(a->rootfs_name, b->rootfs_name);
+	assert_int_equal(a->n_allow_rootfs, b->n_allow_rootfs);
+	for (i = 0; i < a->n_allow_rootfs; i++)
+		assert_string_equal(a->allow_rootfs[i], b->allow_rootfs[i]);
 	assert_int_equal(a->n_programs, b->n_programs);
 	for (i = 0; i < a->n_programs; i++)
 		assert_string_equal(a->programs[i], b->programs[i]);
@@ -776,7 +781,7 @@ static void test_to_json(void **state)
 	tc_policy_release(&p);
 
 	shipped("policies/workspace.json", &p);
-	assert_true(p.rootfs_workspace);
+	assert_string_equal(p.rootfs_name, "workspace");
 	assert_int_equal(p.n_programs, 7);
 	assert_string_equal(p.programs[1], "cat");
 	round_trip(&p);
@@ -1351,6 +1356,49 @@ static void test_cgroup_parent(void **state)
 	refused("{\"version\": 1, \"cgroup_parent\": true}", "cgroup_parent: expected");
 }
 
+/* "rootfs": a variant's name; allow.rootfs: false or the names and absolute
+ * paths a caller may choose, never "/". */
+static void test_rootfs_keys(void **state)
+{
+	struct tc_policy p;
+
+	(void)state;
+	parse_ok("{\"version\": 1}", &p);
+	assert_null(p.rootfs_name);
+	assert_int_equal(p.n_allow_rootfs, 0);
+	tc_policy_release(&p);
+	parse_ok("{\"version\": 1, \"rootfs\": \"default\", \"allow\": {\"rootfs\": false}}", &p);
+	assert_null(p.rootfs_name);
+	assert_int_equal(p.n_allow_rootfs, 0);
+	round_trip(&p);
+	tc_policy_release(&p);
+	parse_ok("{\"version\": 1, \"rootfs\": \"data\", \"allow\": {\"rootfs\": [\"data\", "
+		 "\"workspace\", \"/srv/tc/rootfs-x\"]}}",
+		 &p);
+	assert_string_equal(p.rootfs_name, "data");
+	assert_int_equal(p.n_allow_rootfs, 3);
+	assert_string_equal(p.allow_rootfs[2], "/srv/tc/rootfs-x");
+	round_trip(&p);
+	tc_policy_release(&p);
+	refused("{\"version\": 1, \"rootfs\": \"Big\"}", "rootfs: expected \"default\"");
+	refused("{\"version\": 1, \"rootfs\": \"-x\"}", "rootfs: expected");
+	refused("{\"version\": 1, \"rootfs\": \"a/b\"}", "rootfs: expected");
+	refused("{\"version\": 1, \"rootfs\": \"abcdefghijabcdefghijabcdefghijabc\"}",
+		"rootfs: expected");
+	refused("{\"version\": 1, \"allow\": {\"rootfs\": true}}",
+		"allow.rootfs: expected false or a list of rootfs variant names and absolute "
+		"paths, got true");
+	refused("{\"version\": 1, \"allow\": {\"rootfs\": [\"/\"]}}",
+		"allow.rootfs[0]: the host's root is never a rootfs");
+	refused("{\"version\": 1, \"allow\": {\"rootfs\": [\"data\", \"rel/x\"]}}",
+		"allow.rootfs[1]: expected a variant name");
+	refused("{\"version\": 1, \"allow\": {\"rootfs\": [1]}}", "allow.rootfs[0]: expected");
+	refused("{\"version\": 1, \"allow\": {\"rootfs\": [\"a\", \"b\", \"c\", \"d\", \"e\", "
+		"\"f\", \"g\", \"h\", \"i\", \"j\", \"k\", \"l\", \"m\", \"n\", \"o\", \"p\", "
+		"\"q\"]}}",
+		"allow.rootfs: more than 16 entries");
+}
+
 /* --cgroup-parent: only where allow.cgroup_parent says so, at or below the
  * policy's own; the policy's alone is not the caller's. */
 static void test_apply_cgroup_parent(void **state)
@@ -1406,6 +1454,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_policies),
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_to_json),
+		cmocka_unit_test(test_rootfs_keys),
 		cmocka_unit_test(test_apply_defaults),
 		cmocka_unit_test(test_apply_ceilings),
 		cmocka_unit_test(test_apply_binds),

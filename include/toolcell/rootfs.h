@@ -1,0 +1,61 @@
+/* Which rootfs a run uses, and whether it may: the policy's variant or the
+ * caller's --rootfs (only where allow.rootfs lists it), found in the build
+ * tree or the installed state directory, and only a tree rootfs/build-rootfs
+ * made (never the host's /). The chosen tree is held with a shared flock for
+ * the whole run, so a rebuild never removes it under a running sandbox.
+ * Runs in the parent before clone. */
+#ifndef TOOLCELL_ROOTFS_H
+#define TOOLCELL_ROOTFS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "toolcell/error.h"
+
+#define TC_ROOTFS_NAME_MAX     32 /* a variant's name: [a-z0-9][a-z0-9_-]* */
+#define TC_MAX_ROOTFS_CHOICES  16 /* entries in a policy's allow.rootfs */
+#define TC_ROOTFS_MANIFEST     "/usr/lib/toolcell/manifest.txt"
+#define TC_ROOTFS_PACKAGES     "/usr/lib/toolcell/packages.txt"
+#define TC_ROOTFS_MANIFEST_MAX (16u << 20) /* a manifest is ~200 KiB; hashed only this far */
+
+struct tc_policy;
+
+/* True when name is "default" or a variant's name ([a-z0-9][a-z0-9_-]*,
+ * at most TC_ROOTFS_NAME_MAX). Pure. */
+bool tc_rootfs_name_valid(const char *name);
+
+/* The directory of variant name (NULL or "default": the default rootfs):
+ * exe_dir/rootfs[-NAME] in a build tree, else state_dir/rootfs[-NAME], else
+ * exe_dir/legacy_rel[-NAME] (an install that copied a built rootfs). A heap
+ * string (the first candidate when none exists), NULL on ENOMEM. */
+char *tc_rootfs_locate(const char *exe_dir, const char *state_dir, const char *legacy_rel,
+		       const char *name);
+
+/* The rootfs a run uses: the policy's variant when asked is NULL, else the
+ * caller's --rootfs value (a variant name, or a path), refused unless the
+ * policy's allow.rootfs lists it. *ret is the tree's real path (heap). The
+ * caller's choice must be a tree the builder made, its manifest matching its
+ * digest; the host's / never is. -errno with err set. */
+int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const char *exe_dir,
+		     const char *state_dir, const char *legacy_rel, char **ret,
+		     struct tc_error *err);
+
+/* Whether dir looks like a tree the builder made: only usr, etc and the
+ * merged-/usr links at its top, owned by root or us and writable by no one
+ * else, with its manifest and digest; full also hashes the manifest and
+ * compares. 0 or -errno with err naming what is wrong. */
+int tc_rootfs_verify(const char *dir, bool full, struct tc_error *err);
+
+/* Take a shared flock on the tree at path (resolved), retrying when a
+ * rebuild removed it meanwhile; *real is its real path (heap). The lock
+ * lives as long as the returned descriptor (O_CLOEXEC): keep it open for
+ * the whole run. A descriptor or -errno with err set. */
+int tc_rootfs_hold(const char *path, char **real, struct tc_error *err);
+
+/* `check`: print one line saying whether the Debian packages the rootfs at
+ * dir was built from are still the installed versions (its packages.txt
+ * against dpkg-query), naming the command that rebuilds it. Returns the
+ * number of packages that changed (0 also when the host has no dpkg). */
+int tc_rootfs_report_stale(FILE *out, const char *dir, const char *name);
+
+#endif
