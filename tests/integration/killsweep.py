@@ -10,7 +10,9 @@ sandboxes share.
 
 usage: killsweep.py TOOLCELL POLICY MARKER KILLS MAX_DELAY_MS [POOL_START POOL_COUNT]
 
-Prints one summary line; exits 1 when a process is left after the grace
+Prints one summary line; exits 1 when a toolcell ended other than by the
+SIGKILL sent to it (a refusal such as 125 means the sweep did not exercise
+start-up, or the uid pool ran dry), when a process is left after the grace
 period (each listed with its parent, uid and wait channel) or when a uid
 pair of [POOL_START, POOL_START+POOL_COUNT) is still locked in
 /run/toolcell/uidpool.lock.
@@ -80,16 +82,21 @@ def main():
     argv = [toolcell, "run", "--policy", policy, "--", "python3", "-S", "-c",
             "import time; time.sleep(120)", marker]
     ended = {}
+    reasons = []  # what toolcell said when it ended other than by our SIGKILL
     for i in range(kills):
         # a low-discrepancy sweep of [0, max_ms): every part of start-up is hit
         delay = ((i * 0.6180339887498949) % 1.0) * max_ms / 1000.0
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+                             stderr=subprocess.PIPE)
         if delay:
             time.sleep(delay)
         os.kill(p.pid, signal.SIGKILL)
         rc = p.wait()
         ended[rc] = ended.get(rc, 0) + 1
+        why = p.stderr.read().decode(errors="replace").strip()
+        p.stderr.close()
+        if rc != -signal.SIGKILL and why not in reasons:
+            reasons.append(why)
     deadline = time.monotonic() + GRACE_S
     left = marked(marker)
     while left and time.monotonic() < deadline:
@@ -99,6 +106,8 @@ def main():
     print("killsweep: %d kills over 0-%g ms (toolcell ended: %s); %d processes left; "
           "%d uid pairs still locked" % (kills, max_ms, ", ".join(
               "%d x%d" % kv for kv in sorted(ended.items())), len(left), len(held)))
+    for why in reasons:
+        print("  toolcell said: " + why)
     for pid in left:
         print("  left: " + describe(pid))
     for base in held:
@@ -108,7 +117,8 @@ def main():
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
-    return 1 if left or held else 0
+    refused = sum(n for rc, n in ended.items() if rc != -signal.SIGKILL)
+    return 1 if left or held or refused else 0
 
 
 if __name__ == "__main__":

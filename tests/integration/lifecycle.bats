@@ -10,7 +10,7 @@ setup() {
 	chmod 755 "$T"
 	MARK="tc-life-$$-$BATS_TEST_NUMBER-$RANDOM$RANDOM"
 	# a tiny uid pool of its own (2 pairs): a leaked pair shows at once
-	POOL_START=$((1000000000 + 4 * (RANDOM * 32768 + RANDOM)))
+	POOL_START=$((1000000000 + 4 * ((RANDOM * 32768 + RANDOM) % 500000000)))
 	/usr/bin/python3 -I -c '
 import json, sys
 p = json.load(open(sys.argv[1]))
