@@ -8,8 +8,9 @@
 # A test prints what it does (shown when it fails), checks with the assert_*
 # helpers, and ends with tc_done: exit 0 when every check held.
 #
-# JSON: the guest has no Python of its own; the rootfs's python3 runs outside
-# the sandbox through the rootfs's own dynamic loader and libraries.
+# JSON: the busybox guest has no Python of its own; the rootfs's python3 runs outside
+# the sandbox through the rootfs's own dynamic loader and libraries. The systemd
+# guest (tests/vm/run-systemd), with no rootfs beside TOOLCELL, has its own.
 
 : "${TOOLCELL:=/opt/toolcell/toolcell}"
 : "${TC_CGROUP_PARENT:=/sys/fs/cgroup/tc-root}"
@@ -23,6 +24,10 @@ TC_W=$(mktemp -d /tmp/tcvm-test.XXXXXX) || exit 1
 cd "$TC_W" || exit 1
 
 tc_python() {
+	if [ ! -x "$TC_ROOTFS/usr/bin/python3" ] && [ -x /usr/bin/python3 ]; then
+		/usr/bin/python3 -I -B "$@" # the systemd guest has its own
+		return
+	fi
 	"$TC_ROOTFS/usr/lib64/ld-linux-x86-64.so.2" \
 		--library-path "$TC_ROOTFS/usr/lib/x86_64-linux-gnu" \
 		"$TC_ROOTFS/usr/bin/python3" -I -B "$@"

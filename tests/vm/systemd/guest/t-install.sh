@@ -1,0 +1,30 @@
+#!/bin/sh
+# Installs toolcell the way a server gets it: the .debs built by
+# dpkg-buildpackage (in debs/), with dpkg, offline (the image holds every
+# dependency); or, for a tree without debian/, the files of 'cmake --install'
+# (install.tar). Then the installed toolcell answers.
+# shellcheck source=tests/vm/guest/lib.sh
+. "${0%/*}/lib.sh"
+
+if [ -d "$PAYLOAD/debs" ]; then
+	run dpkg -i "$PAYLOAD"/debs/*.deb
+	sed 's/^/  stdout| /' "$TC_W/stdout"
+	assert_eq "$TC_RC" 0 "dpkg -i: exit status"
+	for deb in "$PAYLOAD"/debs/*.deb; do
+		pkg=$(dpkg-deb -f "$deb" Package)
+		assert_eq "$(dpkg-query -W -f '${Status}' "$pkg" 2>&1)" "install ok installed" "$pkg: dpkg status"
+		info "installed $pkg $(dpkg-query -W -f '${Version}' "$pkg")"
+	done
+else
+	run tar -C / --no-overwrite-dir -xf "$PAYLOAD/install.tar"
+	assert_eq "$TC_RC" 0 "unpacking cmake --install's files: exit status"
+	systemctl daemon-reload
+	info "installed from cmake --install (no .deb)"
+fi
+assert_eq "$(command -v toolcell)" "$TOOLCELL" "toolcell on PATH"
+run "$TOOLCELL" version
+assert_eq "$TC_RC" 0 "toolcell version: exit status"
+assert_match "$TC_OUT" "toolcell *" "toolcell version"
+info "$TC_OUT"
+
+tc_done
