@@ -1253,8 +1253,9 @@ const char *tc_cli_limit_desc(enum tc_limit_id id)
 		return "bytes of stdout; one more ends the tool (status\n"
 		       "\"output_limit\"), what came before is delivered";
 	case TC_LIMIT_STDERR:
-		return "bytes of stderr relayed (the record's\n"
-		       "stderr_truncated says when the cap was reached)";
+		return "bytes of stderr; one more ends the tool (status\n"
+		       "\"output_limit\", stderr_truncated), what came\n"
+		       "before is delivered";
 	case TC_LIMIT__MAX:
 		break;
 	}
@@ -1313,7 +1314,8 @@ static const char help_exit_relay[] =
 	"  124       a toolcell time limit ended the tool (wall clock, or CPU\n"
 	"            time via SIGXCPU)\n"
 	"  125       toolcell refused or failed: bad option, bad policy, bad\n"
-	"            request, sandbox set-up failed (reason on stderr)\n"
+	"            request, sandbox set-up failed, the result record could\n"
+	"            not be written whole (reason on stderr)\n"
 	"  126, 127  (run) PROGRAM not executable / not found inside the sandbox\n"
 	"  signal N  the tool was killed by signal N: toolcell writes the record,\n"
 	"            then ends itself by the same signal (no core dump), so a\n"
@@ -1325,8 +1327,8 @@ static const char help_exit_relay[] =
 static const char help_exit_call[] =
 	"Exit status (call): 0 when the envelope says \"ok\": true; 1 when the\n"
 	"tool failed in any way (its error, a limit, a bad response); 125 when\n"
-	"the request was refused or the sandbox could not be built. An envelope\n"
-	"is printed in every case.\n";
+	"the request was refused, the sandbox could not be built or the result\n"
+	"record could not be written. An envelope is printed in every case.\n";
 
 /* The table's rows for verb, in table order. */
 static void help_opt_rows(struct help_buf *b, enum tc_verb verb)

@@ -344,17 +344,36 @@ static void open_result(struct ctx *c)
 	}
 }
 
-static void write_result(struct ctx *c)
+/* A record that cannot be written whole is toolcell's failure, whatever the
+ * tool did: false after saying so (the caller exits 125). A file is closed
+ * here, so an error the file system keeps for close() is seen too. */
+static bool write_result(struct ctx *c)
 {
-	char *json;
+	_cleanup_free_ char *json = NULL;
+	int e = 0;
 
 	if (c->result_fd < 0)
-		return;
+		return true;
 	json = tc_record_to_json(&c->out);
-	if (!json || tc_write_all(c->result_fd, json, strlen(json)) < 0)
-		diag("cannot write the result record: %s",
-		     json ? strerror(errno) : "out of memory");
-	free(json);
+	if (!json)
+		e = ENOMEM;
+	else if (tc_write_all(c->result_fd, json, strlen(json)) < 0)
+		e = errno;
+	if (c->cli.result_path && close(c->result_fd) < 0 && !e)
+		e = errno;
+	if (c->cli.result_path)
+		c->result_fd = -1;
+	if (!e)
+		return true;
+	if (c->cli.result_path)
+		diag("cannot write the result record to %s: %s (the record is incomplete; free "
+		     "space there or name another --result)",
+		     c->cli.result_path, strerror(e));
+	else
+		diag("cannot write the result record to descriptor %d: %s (the record is "
+		     "incomplete)",
+		     c->cli.result_fd, strerror(e));
+	return false;
 }
 
 static void hash_file(const char *path, char out[65])
@@ -513,10 +532,12 @@ _Noreturn static void end_like(int sig)
 _Noreturn static void finish_relay(struct ctx *c, const struct tc_sandbox_result *res)
 {
 	const struct tc_outcome *o = &c->out;
+	bool recorded = write_result(c);
 
-	write_result(c);
 	explain(c);
 	fflush(stderr);
+	if (!recorded)
+		exit(EXIT_TOOLCELL);
 	if (res->toolcell_signal)
 		end_like(res->toolcell_signal);
 	if (o->status == TC_STATUS_SANDBOX_ERROR)
@@ -799,7 +820,9 @@ _Noreturn static void print_envelope(struct ctx *c, const struct tc_response *re
 {
 	char *json = tc_envelope_to_json(&c->out, resp, type, message);
 
-	write_result(c);
+	/* the envelope still goes out: the caller reads one in every case */
+	if (!write_result(c))
+		code = EXIT_TOOLCELL;
 	if (!json) {
 		diag("out of memory");
 		exit(EXIT_TOOLCELL);

@@ -972,7 +972,11 @@ int tc_policy_load(const char *path, struct tc_policy *ret, struct tc_error *err
 				    "%s: larger than %d bytes; a policy is smaller", path,
 				    TC_POLICY_FILE_MAX);
 	if (r == -EINVAL)
-		return tc_error_set(err, STAGE, EINVAL, "%s: not a regular file", path);
+		return tc_error_set(
+			err, STAGE, EINVAL,
+			"%s: not a regular file (a FIFO, socket or device is never read "
+			"as a policy); name the policy file itself",
+			path);
 	if (r < 0)
 		return tc_error_errno(err, STAGE, -r, "cannot read policy file %s", path);
 	r = tc_policy_parse(buf, len, path, ret, err);

@@ -96,7 +96,8 @@ int tc_read_file(const char *path, size_t max, bool nofollow, char **ret_buf, si
 	_cleanup_close_ int fd = -1;
 	struct stat st;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (nofollow ? O_NOFOLLOW : 0));
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0)

@@ -52,7 +52,9 @@ int tc_write_all(int fd, const void *buf, size_t len);
 ssize_t tc_read_full(int fd, void *buf, size_t len);
 
 /* Read a whole regular file of at most max bytes into a NUL-terminated heap
- * buffer. -EFBIG when larger than max. Opens with O_NOFOLLOW when nofollow. */
+ * buffer. -EFBIG when larger than max, -EISDIR for a directory, -EINVAL for
+ * any other kind of file. Opens with O_NOFOLLOW when nofollow, and always
+ * with O_NONBLOCK, so a FIFO (or a device) named there cannot hang us. */
 int tc_read_file(const char *path, size_t max, bool nofollow, char **ret_buf, size_t *ret_len);
 
 /* Read all of fd (at most max bytes) into a NUL-terminated heap buffer;

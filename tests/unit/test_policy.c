@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -652,7 +653,8 @@ static void test_load_errors(void **state)
 	assert_string_equal(e.stage, "policy");
 	assert_int_equal(tc_policy_load("/tmp", &p, &e), -EISDIR);
 	assert_int_equal(tc_policy_load("/dev/null", &p, &e), -EINVAL);
-	assert_string_equal(e.message, "/dev/null: not a regular file");
+	assert_string_equal(e.message, "/dev/null: not a regular file (a FIFO, socket or device "
+				       "is never read as a policy); name the policy file itself");
 
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -665,6 +667,11 @@ static void test_load_errors(void **state)
 	assert_true(tc_startswith(e.message, path));
 	assert_true(strstr(e.message, ": version: expected 1") != NULL);
 	close(fd);
+	unlink(path);
+	/* a FIFO with no writer: refused at once, never waited on */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(tc_policy_load(path, &p, &e), -EINVAL);
+	assert_true(strstr(e.message, ": not a regular file (a FIFO") != NULL);
 	unlink(path);
 }
 
