@@ -1320,7 +1320,8 @@ static const char help_exit_relay[] =
 	"  signal N  the tool was killed by signal N: toolcell writes the record,\n"
 	"            then ends itself by the same signal (no core dump), so a\n"
 	"            shell sees 128+N and Python's subprocess sees -N; a memory\n"
-	"            limit kill shows as SIGKILL and the record says why\n"
+	"            limit kill shows as SIGKILL and the record says why; a\n"
+	"            forbidden system call as SIGSYS (159, -31)\n"
 	"A tool may itself exit 124-127: the record, not the code, is the\n"
 	"authority on what happened.\n";
 

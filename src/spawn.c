@@ -310,6 +310,12 @@ static void fill_status(const struct tc_supervisor *s, int init_signal, uint64_t
 			o->signaled = true;
 			o->signal =
 				s->tool_status_known && WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+			/* a forbidden call ends the tool as the kernel's own
+			 * seccomp kill would: SIGSYS, which a caller that sees only
+			 * the exit code cannot take for an out-of-memory kill (the
+			 * kill itself is SIGKILL: SIGSYS could be caught) */
+			if (s->reason == TC_KILL_SYSCALL && o->signal == SIGKILL)
+				o->signal = SIGSYS;
 		}
 		return;
 	}

@@ -73,10 +73,10 @@ no_leak() {
 	fi
 }
 
-# killed NAME: the tool was ended by the filter on NAME (SIGKILL, exit 137)
+# killed NAME: the tool was ended by the filter on NAME (SIGSYS, exit 159)
 killed() {
 	no_leak
-	[ "$status" -eq 137 ]
+	[ "$status" -eq 159 ]
 	[ "$(rec status)" = syscall_denied ]
 	[ "$(rec denied_syscall.name)" = "$1" ]
 	[[ "$stderr" == *"toolcell: the tool made a forbidden system call ($1, number "* ]]

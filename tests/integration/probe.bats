@@ -74,17 +74,17 @@ answers() {
 	expect "ok inferred=false exit=0 signal=null denied=null counts=$counts"
 }
 
-# killed NAME NR: the call ends the whole tool (SIGKILL) and the record
-# names it; the probe never prints its answer
+# killed NAME NR: the call ends the whole tool (SIGSYS, as the kernel's
+# seccomp kill) and the record names it; the probe never prints its answer
 killed() {
 	probe call "$1"
-	[ "$status" -eq 137 ] && [ "$output" = "" ] &&
+	[ "$status" -eq 159 ] && [ "$output" = "" ] &&
 		[ "$(cat "$TC_TMP/stderr")" = "toolcell: the tool made a forbidden system call ($1, number $2)" ] ||
 		{
 			shown
 			return 1
 		}
-	expect "syscall_denied inferred=false exit=null signal=SIGKILL denied=$1/$2 counts={}"
+	expect "syscall_denied inferred=false exit=null signal=SIGSYS denied=$1/$2 counts={}"
 }
 
 # sigsys ARGS...: the filter's own kill for a foreign ABI

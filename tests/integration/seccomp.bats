@@ -22,14 +22,28 @@ killed() {
 libc = ctypes.CDLL(None, use_errno=True)
 $2
 print('SURVIVED')"
-	[ "$status" -eq 137 ]
+	# SIGSYS, as the kernel's own seccomp kill: 128 + 31
+	[ "$status" -eq 159 ]
 	[[ "$output" != *SURVIVED* ]]
 	[[ "$output" == *"toolcell: the tool made a forbidden system call ($1, number "* ]]
+	[ "$(key signal)" = 31 ]
+	[ "$(key signal_name)" = '"SIGSYS"' ]
 	[ "$(key status)" = '"syscall_denied"' ]
 	[ "$(/usr/bin/python3 -I -c "import json; print(json.load(open('$T/r.json'))['denied_syscall']['name'])")" = "$1" ]
 }
 
 @test "ptrace ends the tool and is named" { killed ptrace "libc.ptrace(16, 1, 0, 0)"; }
+
+@test "a forbidden call ends toolcell by SIGSYS: Python's subprocess sees -31" {
+	run /usr/bin/python3 -I -c "
+import subprocess, sys
+p = subprocess.run([sys.argv[1], 'python', '--result', sys.argv[2], '-c',
+                    'import ctypes; ctypes.CDLL(None).ptrace(16, 1, 0, 0)'],
+                   stderr=subprocess.DEVNULL)
+print(p.returncode)" "$TOOLCELL" "$T/r.json"
+	[ "$output" = "-31" ]
+	[ "$(key denied_syscall)" = '{"name": "ptrace", "nr": 101}' ]
+}
 @test "unshare (a nested user namespace) ends the tool" { killed unshare "libc.unshare(0x10000000)"; }
 @test "setns ends the tool" { killed setns "libc.setns(0, 0)"; }
 @test "mount ends the tool" { killed mount "libc.mount(b'none', b'/tmp', b'tmpfs', 0, None)"; }
@@ -182,7 +196,7 @@ import ctypes
 print('before', flush=True)
 ctypes.CDLL(None).syscall(252, 1, 0)
 print('SURVIVED')"
-	[ "$status" -eq 137 ]
+	[ "$status" -eq 159 ]
 	[[ "$output" == *before* ]]
 	[[ "$output" != *SURVIVED* ]]
 	[[ "$output" == *"toolcell: the tool made a forbidden system call (ioprio_get, number 252)"* ]]
@@ -199,7 +213,7 @@ libc = ctypes.CDLL(None)
 print(libc.syscall(252, 1, 0), flush=True)
 libc.syscall(251, 1, 0, 0)
 print('SURVIVED')"
-	[ "$status" -eq 137 ]
+	[ "$status" -eq 159 ]
 	[[ "$output" == "-1"* ]]
 	[[ "$output" != *SURVIVED* ]]
 	[ "$(key denied_syscall)" = '{"name": "ioprio_set", "nr": 251}' ]
