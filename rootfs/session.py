@@ -14,6 +14,11 @@ sandbox (toolcell's doing), not something this file does.
 toolcell, not this file, owns the answer's id, timed_out, duration_s and
 state_lost.
 
+"allowed_imports" names modules (dotted: "matplotlib.pyplot" allows it
+and what is below it). A default import that fails (ModuleNotFoundError)
+is written once on stderr and answers every request, which then does not
+run: no code runs without the state it was promised.
+
 The import allow-list is a convenience for the caller's contract, not a
 security boundary: the sandbox around this process is the boundary.
 """
@@ -47,11 +52,24 @@ os.close(_null)
 sys.stdin = io.StringIO("")
 
 
+def _allowed(name):
+    """name, or a package above it, is on the list: "matplotlib.pyplot" on
+    the list allows matplotlib.pyplot and below, not matplotlib itself."""
+    parts = name.split(".")
+    return any(".".join(parts[:i]) in ALLOWED for i in range(1, len(parts) + 1))
+
+
 def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
-    top = name.partition(".")[0]
-    if level == 0 and top not in ALLOWED:
+    # `from matplotlib import pyplot` asks for matplotlib with fromlist
+    # ("pyplot",): allowed when each name it takes is
+    if level == 0 and not (_allowed(name) or (
+            fromlist and all(isinstance(f, str) and _allowed(f"{name}.{f}")
+                             for f in fromlist))):
+        # with no list at all, also the words of an interpreter without
+        # __import__ (rustic's PythonExecExecutor without a whitelist)
         raise ImportError(
-            f"Import of '{name}' is not allowed. Allowed imports: {sorted(ALLOWED)}")
+            f"Import of '{name}' is not allowed. Allowed imports: {sorted(ALLOWED)}"
+            + ("" if ALLOWED else " (__import__ not found: this session allows no imports)"))
     return _real_import(name, globals, locals, fromlist, level)
 
 
@@ -84,14 +102,26 @@ class _Capture(io.TextIOBase):
 
 
 def _fresh_state():
+    """The globals every request starts from, and the exception of a
+    default import that failed (None when all were imported)."""
     b = dict(vars(builtins))
     b["__import__"] = _guarded_import
     state = {"__name__": "__main__", "__builtins__": b}
     for alias, module in DEFAULTS.items():
-        state[alias] = _real_import(module)
-        for part in module.split(".")[1:]:
-            state[alias] = getattr(state[alias], part)
-    return state
+        try:
+            value = _real_import(module)
+            for part in module.split(".")[1:]:
+                value = getattr(value, part)
+        except Exception as e:  # ModuleNotFoundError, above all
+            failed = {"type": type(e).__name__,
+                      "message": f"default import {alias} = {module} failed: {e}",
+                      "traceback": None}
+            # toolcell passes this on to its own stderr
+            sys.stderr.write(f"session: {failed['message']} ({failed['type']})\n")
+            sys.stderr.flush()
+            return state, failed
+        state[alias] = value
+    return state, None
 
 
 def _jsonable(value):
@@ -180,14 +210,18 @@ def _run(state, req):
 
 
 def main():
-    state = _fresh_state()
+    state, failed = _fresh_state()
     for line in _requests:
         try:
             msg = json.loads(line)
             nonce, req = msg["nonce"], msg["request"]
         except (ValueError, KeyError, TypeError):
             continue  # not from toolcell: nothing to answer
-        answer = _run(state, req)
+        if failed:  # no request runs without the state it was promised
+            answer = {"success": False, "stdout": "", "stderr": "", "globals": {},
+                      "exception": failed, "output_files": {}}
+        else:
+            answer = _run(state, req)
         answer["nonce"] = nonce
         try:
             line = json.dumps(answer, ensure_ascii=False, allow_nan=False)

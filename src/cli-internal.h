@@ -26,6 +26,8 @@ enum cli_opt_id {
 	OPT_QUIET,
 	OPT_VERBOSE,
 	OPT_SCRIPT_DIR,
+	OPT_ALLOW_IMPORT,
+	OPT_DEFAULT_IMPORT,
 	OPT_HELP,
 	OPT_LIMIT, /* one of tc_limit_info[] */
 };

@@ -64,7 +64,7 @@ const struct tc_cli_opt tc_cli_opts[] = {
 	  "an absolute host directory, mounted writable at\n"
 	  "INSIDE (default /workspace; see \"Working\n"
 	  "directory\" below)",
-	  NULL, "TOOLCELL_WORKSPACE", "DIR", "" },
+	  NULL, "TOOLCELL_WORKSPACE", NULL, "" },
 	{ "--env", "NAME=VALUE", OPT_ENV, VB_SANDBOX,
 	  "set NAME in the tool's environment, which is\n"
 	  "otherwise only what the policy sets. Repeatable",
@@ -92,6 +92,16 @@ const struct tc_cli_opt tc_cli_opts[] = {
 	  "also bind the script's folder read-only, at its\n"
 	  "absolute path",
 	  NULL, "TOOLCELL_SCRIPT_DIR", "1", " (0: off)" },
+	{ "--allow-import", "MODULE", OPT_ALLOW_IMPORT, VB(TC_VERB_SESSION),
+	  "let the code import MODULE (and what is below it:\n"
+	  "matplotlib.pyplot allows matplotlib.pyplot.*),\n"
+	  "besides the policy's session.allowed_imports; only\n"
+	  "within session.max_imports. Repeatable",
+	  NULL, NULL, NULL, NULL },
+	{ "--default-import", "ALIAS=MODULE", OPT_DEFAULT_IMPORT, VB(TC_VERB_SESSION),
+	  "import MODULE as ALIAS before the first request\n"
+	  "(np=numpy); within session.max_imports. Repeatable",
+	  NULL, NULL, NULL, NULL },
 	{ "--help", NULL, OPT_HELP, VB_SANDBOX | VB(TC_VERB_CHECK), "this text", NULL, NULL, NULL,
 	  NULL },
 };
@@ -457,6 +467,27 @@ static char *own(struct tc_cli *cli, char *s)
 	return s;
 }
 
+/* --workspace or TOOLCELL_WORKSPACE: DIR[:INSIDE], split like a bind */
+static int workspace_set(struct cli_parse *p, const char *who, const char *value)
+{
+	struct tc_overrides *o = &p->cli->overrides;
+	const char *colon = strrchr(value, ':');
+	int r = 0;
+
+	if (colon && colon[1] == '/') {
+		o->workspace_inside = colon + 1;
+		value = own(p->cli, strndup(value, (size_t)(colon - value)));
+		if (!value)
+			return tc_error_set(p->err, STAGE, ENOMEM, "%s: out of memory", who);
+		r = path_check(who, "INSIDE path", o->workspace_inside, true, p->err);
+	}
+	if (r >= 0)
+		r = path_check(who, "DIR", value, true, p->err);
+	if (r >= 0)
+		o->workspace = value;
+	return r;
+}
+
 /* HOST[:INSIDE]: split at the last ':' when what follows starts with '/'. */
 static int bind_add(struct cli_parse *p, const char *who, const char *spec, bool writable)
 {
@@ -604,23 +635,9 @@ static int opt_apply(struct cli_parse *p, const struct opt_match *m, const char 
 		else
 			p->cli_ro_bind = true;
 		return bind_add(p, n, value, m->id == OPT_BIND);
-	case OPT_WORKSPACE: {
-		/* DIR[:INSIDE], split like a bind */
-		const char *colon = strrchr(value, ':');
+	case OPT_WORKSPACE:
 		r = once(p, n, o->workspace);
-		if (r >= 0 && colon && colon[1] == '/') {
-			o->workspace_inside = colon + 1;
-			value = own(p->cli, strndup(value, (size_t)(colon - value)));
-			if (!value)
-				return tc_error_set(p->err, STAGE, ENOMEM, "%s: out of memory", n);
-			r = path_check(n, "INSIDE path", o->workspace_inside, true, p->err);
-		}
-		if (r >= 0)
-			r = path_check(n, "DIR", value, true, p->err);
-		if (r >= 0)
-			o->workspace = value;
-		return r;
-	}
+		return r < 0 ? r : workspace_set(p, n, value);
 	case OPT_ENV:
 		return env_add(p, n, value);
 	case OPT_PASS_ENV:
@@ -655,6 +672,17 @@ static int opt_apply(struct cli_parse *p, const struct opt_match *m, const char 
 	case OPT_SCRIPT_DIR:
 		cli->script_dir = true;
 		return 0;
+	case OPT_ALLOW_IMPORT:
+	case OPT_DEFAULT_IMPORT: {
+		/* checked against the policy's session.max_imports later */
+		bool allow = m->id == OPT_ALLOW_IMPORT;
+		size_t *count = allow ? &o->n_allow_import : &o->n_default_import;
+		if (*count == TC_MAX_IMPORTS)
+			return tc_error_set(p->err, STAGE, E2BIG, "%s: more than %d of them", n,
+					    TC_MAX_IMPORTS);
+		(allow ? o->allow_import : o->default_import)[(*count)++] = value;
+		return 0;
+	}
 	case OPT_HELP:
 		return 0; /* handled by the caller */
 	case OPT_LIMIT:
@@ -860,7 +888,7 @@ static int python_env(struct cli_parse *p, char *const *envp)
 		r = path_check("TOOLCELL_CGROUP_PARENT", "DIR", o->cgroup_parent = v, false,
 			       p->err);
 	if (r >= 0 && !o->workspace && (v = env_get(envp, "TOOLCELL_WORKSPACE")))
-		r = path_check("TOOLCELL_WORKSPACE", "DIR", o->workspace = v, true, p->err);
+		r = workspace_set(p, "TOOLCELL_WORKSPACE", v);
 	if (r >= 0 && !cli->result_path && cli->result_fd < 0 &&
 	    (v = env_get(envp, "TOOLCELL_RESULT")))
 		r = path_check("TOOLCELL_RESULT", "FILE", cli->result_path = v, false, p->err);
@@ -1577,14 +1605,18 @@ static void help_session(struct help_buf *b)
 		     "request's, byte for byte), \"timed_out\", \"duration_s\" and\n"
 		     "\"state_lost\", and passes on only the answer to the request it sent.\n"
 		     "\n"
-		     "--timeout is each request's limit (\"timeout_s\" may only lower it). A\n"
+		     "--timeout is each request's limit (\"timeout_s\" may lower it). A\n"
 		     "request past it ends the sandbox: the answer says \"timed_out\": true and\n"
 		     "the next request runs in a fresh sandbox with \"state_lost\": true (so\n"
 		     "after a memory limit or any other end). The other limits hold for the\n"
 		     "whole session; the sandbox itself ends after 24 hours. Files are read\n"
 		     "and written in the working directory (/workspace, else /tmp). Imports:\n"
-		     "only the policy's session.allowed_imports (none by default);\n"
-		     "session.default_imports are imported before the first request. A bad\n"
+		     "only the policy's session.allowed_imports and --allow-import (none by\n"
+		     "default); session.default_imports and --default-import are imported\n"
+		     "before the first request, and one that fails (ModuleNotFoundError)\n"
+		     "answers every request with that exception. A \"timeout_s\" above\n"
+		     "--timeout runs with --timeout, and the answer says\n"
+		     "\"timeout_clamped_to\": SECONDS. A bad\n"
 		     "request is answered with exception type \"BadRequest\"; toolcell's own\n"
 		     "types: Timeout, MemoryLimit, PidsLimit, OutputLimit, SyscallDenied,\n"
 		     "SandboxExited, SandboxError, InvalidResponse.\n"

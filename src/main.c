@@ -568,22 +568,18 @@ _Noreturn static void verb_session(struct ctx *c)
 					.in_fd = STDIN_FILENO,
 					.out_fd = STDOUT_FILENO,
 					.verbose = c->cli.verbose };
-	const char *imports = c->policy.session_json;
 	_cleanup_free_ char *config = NULL;
-	/* what one answer's stdout and stderr may hold, each: the answer
-	 * (escaped) must fit the stdout limit */
-	unsigned long long max = c->cfg.limit[TC_LIMIT_STDOUT] / 4;
+	struct tc_error e = { 0 };
 
 	load_config(c);
-	imports = c->policy.session_json;
 	quiet = c->cli.quiet;
 	spec.request_ms = c->cfg.limit[TC_LIMIT_WALL];
 	spec.cwd = c->cfg.workspace ? c->cfg.workspace_inside : "/tmp";
-	max = c->cfg.limit[TC_LIMIT_STDOUT] / 4;
-	/* {"allowed_imports": [...], "default_imports": {...}, "max_bytes": N} */
-	if (asprintf(&config, "%.*s%s\"max_bytes\":%llu}", imports ? (int)strlen(imports) - 1 : 1,
-		     imports ? imports : "{", imports && strcmp(imports, "{}") ? "," : "", max) < 0)
-		die_with("session", ENOMEM, "out of memory");
+	/* what one answer's stdout and stderr may hold, each: the answer
+	 * (escaped) must fit the stdout limit */
+	if (tc_policy_session_config(&c->policy, &c->cli.overrides,
+				     c->cfg.limit[TC_LIMIT_STDOUT] / 4, &config, &e) < 0)
+		die(&e);
 	spec.harness_config = config;
 	exit(tc_session_serve(&spec));
 }

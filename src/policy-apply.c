@@ -126,6 +126,15 @@ static int apply_binds(const struct tc_policy *p, const struct tc_overrides *o, 
 		return tc_error_set(err, STAGE, EINVAL, "--workspace ...:%s: inside path %s", h,
 				    why);
 	}
+	/* /tmp is the sandbox's own tmpfs, mounted after the workspace would be */
+	if (o->workspace_inside && at_or_beneath(o->workspace_inside, "/tmp")) {
+		shown(h, sizeof(h), o->workspace_inside, SHOWN_STRING_MAX);
+		return tc_error_set(err, STAGE, EINVAL,
+				    "--workspace ...:%s: inside path is beneath /tmp, the "
+				    "sandbox's own scratch tmpfs, where a workspace cannot show; "
+				    "use another inside path, such as /workspace (the default)",
+				    h);
+	}
 	ret->workspace = strdup(o->workspace);
 	ret->workspace_inside =
 		strdup(o->workspace_inside ? o->workspace_inside : WORKSPACE_INSIDE);

@@ -230,6 +230,7 @@ struct answer {
 	const char *err_message;
 	bool timed_out;
 	double duration_s;
+	uint64_t clamped_ms; /* "timeout_s" was above the session's limit and lowered to it */
 };
 
 static const char *const answer_keys[] = { "success", "stdout",	   "stderr",
@@ -239,7 +240,7 @@ static const char *const answer_default[] = { "false", "\"\"", "\"\"", "{}", "nu
 static int respond(struct session *s, const struct answer *a)
 {
 	struct buf b = { 0 };
-	char num[64];
+	char num[128];
 	int r;
 
 	buf_add(&b, "{\"id\":", 6);
@@ -259,8 +260,14 @@ static int respond(struct session *s, const struct answer *a)
 			buf_add(&b, v, strlen(v));
 		}
 	}
-	snprintf(num, sizeof(num), ",\"timed_out\":%s,\"duration_s\":%.3f,\"state_lost\":%s}\n",
+	snprintf(num, sizeof(num), ",\"timed_out\":%s,\"duration_s\":%.3f,\"state_lost\":%s",
 		 a->timed_out ? "true" : "false", a->duration_s, s->state_lost ? "true" : "false");
+	buf_add(&b, num, strlen(num));
+	if (a->clamped_ms)
+		snprintf(num, sizeof(num), ",\"timeout_clamped_to\":%.3f}\n",
+			 (double)a->clamped_ms / 1000);
+	else
+		snprintf(num, sizeof(num), "}\n");
 	buf_add(&b, num, strlen(num));
 	r = b.p ? tc_write_all(s->spec->out_fd, b.p, b.len) : -ENOMEM;
 	free(b.p);
@@ -422,12 +429,14 @@ static bool raw_is(const char *raw, int i)
 	}
 }
 
-static void run_code(struct session *s, const char *line, size_t len, const char *id,
-		     uint64_t limit_ms)
+static void run_code(struct session *s, const char *line, size_t len,
+		     const struct tc_session_request *req)
 {
+	const char *id = req->id;
+	uint64_t limit_ms = req->limit_ms;
 	char *raw[TC_ARRAY_SIZE(answer_keys)] = { 0 }, *answer = NULL, status[600] = "", msg[800];
 	char *why;
-	struct answer a = { .id = id };
+	struct answer a = { .id = id, .clamped_ms = req->clamped_ms };
 	struct tc_error e = { 0 };
 	uint64_t t0;
 	enum outcome out;
@@ -485,55 +494,86 @@ static void run_code(struct session *s, const char *line, size_t len, const char
 	free(answer);
 }
 
+int tc_session_request_parse(const char *line, size_t len, size_t max_bytes, uint64_t ceiling_ms,
+			     struct tc_session_request *ret, struct tc_error *err)
+{
+	static const char *const keys[] = { "id", "op", "code", "timeout_s" };
+	char *m[TC_ARRAY_SIZE(keys)] = { 0 };
+	int r;
+
+	*ret = (struct tc_session_request){ .op = TC_SESSION_CODE, .limit_ms = ceiling_ms };
+	r = tc_json_members(line, len, max_bytes, "request", keys, TC_ARRAY_SIZE(keys), m, err);
+	if (r < 0)
+		return r;
+	ret->id = m[0];
+	if (m[1] && !strcmp(m[1], "\"shutdown\"")) {
+		ret->op = TC_SESSION_SHUTDOWN;
+	} else if (m[1] && !strcmp(m[1], "\"reset\"")) {
+		ret->op = TC_SESSION_RESET;
+	} else if (m[1]) {
+		r = tc_error_set(err, "request", EINVAL,
+				 "request: \"op\" must be \"reset\" or \"shutdown\" (or absent, "
+				 "with \"code\")");
+	} else if (!m[2] || m[2][0] != '"') {
+		r = tc_error_set(err, "request", EINVAL, "request: \"code\" must be a string");
+	} else if (m[3]) {
+		char *end = NULL;
+		double t = strtod(m[3], &end);
+		/* a JSON number (members are valid JSON), so strtod reads all of it */
+		if (!end || *end || !(t > 0))
+			r = tc_error_set(err, "request", EINVAL,
+					 "request: \"timeout_s\" must be a number above 0 "
+					 "(seconds; the session's limit is %.3f s)",
+					 (double)ceiling_ms / 1000);
+		else if (t * 1000 > (double)ceiling_ms)
+			ret->clamped_ms = ceiling_ms; /* Rustic asks 60 s by default */
+		else
+			ret->limit_ms = (uint64_t)(t * 1000 + 0.999);
+	}
+	if (!ret->limit_ms)
+		ret->limit_ms = 1;
+	for (size_t i = 1; i < TC_ARRAY_SIZE(m); i++)
+		free(m[i]);
+	return r;
+}
+
+void tc_session_request_release(struct tc_session_request *r)
+{
+	free(r->id);
+	r->id = NULL;
+}
+
 /* One request line from the caller. false: shutdown. */
 static bool serve_one(struct session *s, const char *line, size_t len)
 {
-	static const char *const keys[] = { "id", "op", "code", "timeout_s" };
-	char *m[TC_ARRAY_SIZE(keys)] = { 0 }, msg[TC_ERROR_MESSAGE_MAX];
+	struct tc_session_request req;
 	struct tc_error e = { 0 };
-	uint64_t limit = s->spec->request_ms;
+	struct answer a = { .raw = { "true" } };
 	bool go_on = true;
 
-	if (tc_json_members(line, len, s->cfg.limit[TC_LIMIT_REQUEST], "request", keys,
-			    TC_ARRAY_SIZE(keys), m, &e) < 0) {
-		refuse(s, NULL, "BadRequest", e.message);
+	if (tc_session_request_parse(line, len, s->cfg.limit[TC_LIMIT_REQUEST], s->spec->request_ms,
+				     &req, &e) < 0) {
+		refuse(s, req.id, "BadRequest", e.message);
+		tc_session_request_release(&req);
 		return true;
 	}
-	if (m[1] && !strcmp(m[1], "\"shutdown\"")) {
-		struct answer a = { .id = m[0], .raw = { "true" } };
+	a.id = req.id;
+	switch (req.op) {
+	case TC_SESSION_SHUTDOWN:
 		go_on = false;
 		stop(s, true, NULL, 0);
 		respond(s, &a);
-	} else if (m[1] && !strcmp(m[1], "\"reset\"")) {
-		struct answer a = { .id = m[0], .raw = { "true" } };
+		break;
+	case TC_SESSION_RESET:
 		stop(s, false, NULL, 0);
 		s->state_lost = false; /* asked for: nothing was lost */
 		respond(s, &a);
-	} else if (m[1]) {
-		refuse(s, m[0], "BadRequest",
-		       "request: \"op\" must be \"reset\" or \"shutdown\" (or absent, with \"code\")");
-	} else if (!m[2] || m[2][0] != '"') {
-		refuse(s, m[0], "BadRequest", "request: \"code\" must be a string");
-	} else {
-		if (m[3]) {
-			char *end = NULL;
-			double t = strtod(m[3], &end);
-			if (!end || *end || !(t > 0) || t * 1000 > (double)limit) {
-				snprintf(
-					msg, sizeof(msg),
-					"request: \"timeout_s\" must be a number above 0 and at most "
-					"the session's limit of %.3f s",
-					(double)limit / 1000);
-				refuse(s, m[0], "BadRequest", msg);
-				goto done;
-			}
-			limit = (uint64_t)(t * 1000 + 0.999);
-		}
-		run_code(s, line, len, m[0], limit);
+		break;
+	case TC_SESSION_CODE:
+		run_code(s, line, len, &req);
+		break;
 	}
-done:
-	for (size_t i = 0; i < TC_ARRAY_SIZE(m); i++)
-		free(m[i]);
+	tc_session_request_release(&req);
 	return go_on;
 }
 

@@ -14,6 +14,7 @@
 
 /* Named limits on untrusted input and on the command line. */
 #define TC_MAX_BINDS	   32	      /* --ro-bind + --bind + policy binds, together */
+#define TC_MAX_IMPORTS	   64	      /* --allow-import, --default-import: each */
 #define TC_MAX_PROGRAMS	   64	      /* names in a policy's "programs" */
 #define TC_MAX_ENV	   64	      /* --env + --pass-env + policy env, together */
 #define TC_MAX_ARGS	   4096	      /* arguments passed to the tool */
@@ -79,6 +80,11 @@ struct tc_overrides {
 	size_t n_pass_env;
 	const char *rootfs;	   /* or NULL for the default */
 	const char *cgroup_parent; /* or NULL for the policy's */
+	/* session: --allow-import MODULE, --default-import ALIAS=MODULE */
+	const char *allow_import[TC_MAX_IMPORTS];
+	size_t n_allow_import;
+	const char *default_import[TC_MAX_IMPORTS];
+	size_t n_default_import;
 };
 
 /* The effective settings of one run, after the policy's ceilings were

@@ -72,6 +72,13 @@ char *tc_policy_to_json(const struct tc_policy *p);
  * system call toolcell's default ends the tool for); returns how many. */
 size_t tc_policy_warnings(const struct tc_policy *p, FILE *out);
 
+/* The session harness's JSON config: the policy's "session" imports plus
+ * the caller's --allow-import and --default-import, each within the
+ * policy's session.max_imports (-EPERM naming the module otherwise), and
+ * max_bytes. *ret is the caller's to free. */
+int tc_policy_session_config(const struct tc_policy *p, const struct tc_overrides *o,
+			     uint64_t max_bytes, char **ret, struct tc_error *err);
+
 void tc_policy_release(struct tc_policy *p);
 
 /* The rules every bind path meets, for the policy's binds, the caller's and

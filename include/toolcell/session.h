@@ -24,6 +24,29 @@ struct tc_session_spec {
 	bool verbose;
 };
 
+/* One request line, checked (the caller's untrusted input). */
+enum tc_session_op {
+	TC_SESSION_CODE, /* run "code" */
+	TC_SESSION_RESET,
+	TC_SESSION_SHUTDOWN,
+};
+
+struct tc_session_request {
+	char *id; /* raw JSON of "id", or NULL; owned */
+	enum tc_session_op op;
+	uint64_t limit_ms;   /* CODE: this request's time limit */
+	uint64_t clamped_ms; /* CODE: 0, or the ceiling "timeout_s" was lowered to */
+};
+
+/* Check one request line of at most max_bytes: JSON, "op" or a string
+ * "code", "timeout_s" a number above 0 (one above ceiling_ms is lowered to
+ * it, and clamped_ms says so). -EINVAL (err says why; ret->id is still set
+ * when the line had one), -E2BIG, -ENOMEM. Release with
+ * tc_session_request_release, also after a failure. */
+int tc_session_request_parse(const char *line, size_t len, size_t max_bytes, uint64_t ceiling_ms,
+			     struct tc_session_request *ret, struct tc_error *err);
+void tc_session_request_release(struct tc_session_request *r);
+
 /* Serve requests until shutdown or EOF on in_fd; returns 0. Every failure
  * is an answer (BadRequest, Timeout, MemoryLimit, SandboxError, ...). */
 int tc_session_serve(const struct tc_session_spec *spec);

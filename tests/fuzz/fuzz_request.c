@@ -2,7 +2,10 @@
  * bytes must never crash, must answer 0, -EINVAL or -E2BIG, must fill a
  * message on refusal, and whatever it accepts cJSON must accept too. The
  * same bytes go through tc_json_members (toolcell session's requests and
- * answers): every member it returns must itself be one valid JSON value. */
+ * answers): every member it returns must itself be one valid JSON value.
+ * And through tc_session_request_parse (a session's request line): an
+ * accepted line has a time limit within the ceiling, and a refusal says
+ * why. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "toolcell/protocol.h"
+#include "toolcell/session.h"
 
 #define FUZZ_MAX_BYTES 65536
 
@@ -59,6 +63,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			free(m[i]);
 		}
+	}
+	{
+		struct tc_session_request req;
+		uint64_t ceiling = 1 + (size ? data[0] : 0) * 1000ull;
+		int rs = tc_session_request_parse((const char *)data, size, FUZZ_MAX_BYTES, ceiling,
+						  &req, &err);
+
+		if (rs == 0 && (req.limit_ms == 0 || req.limit_ms > ceiling ||
+				(req.clamped_ms && req.clamped_ms != ceiling)))
+			abort();
+		if (rs < 0 && (rs != -EINVAL && rs != -E2BIG && rs != -ENOMEM))
+			abort();
+		if (rs < 0 && !err.message[0])
+			abort();
+		if (req.id && tc_json_validate(req.id, strlen(req.id), FUZZ_MAX_BYTES, "id", &err))
+			abort();
+		tc_session_request_release(&req);
 	}
 	return 0;
 }

@@ -91,14 +91,14 @@ REQ
 	[ "$(answer 4 stdout)" = fresh ]
 }
 
-@test "timeout_s above the session's limit, a bad op, no code, bad JSON, a non-object: BadRequest, and the session goes on" {
+@test "timeout_s not above 0, a bad op, no code, bad JSON, a non-object: BadRequest, and the session goes on" {
 	policy '"session": {}'
-	printf '%s\n' '{"id": 1, "code": "pass", "timeout_s": 6}' '{"id": 2, "op": "restart"}' \
+	printf '%s\n' '{"id": 1, "code": "pass", "timeout_s": -1}' '{"id": 2, "op": "restart"}' \
 		'{"id": 3}' 'not json' '[1, 2]' '{"id": 6, "code": "print(6)"}' >"$TC_TMP/in"
 	session --policy "$TC_TMP/p.json"
 	[ "$status" -eq 0 ]
 	[ "$(wc -l <"$TC_TMP/out")" -eq 6 ]
-	[ "$(answer 1 exception.message)" = 'request: "timeout_s" must be a number above 0 and at most the session'"'"'s limit of 5.000 s' ]
+	[ "$(answer 1 exception.message)" = 'request: "timeout_s" must be a number above 0 (seconds; the session'"'"'s limit is 5.000 s)' ]
 	[ "$(answer 2 exception.message)" = 'request: "op" must be "reset" or "shutdown" (or absent, with "code")' ]
 	[ "$(answer 3 exception.message)" = 'request: "code" must be a string' ]
 	[ "$(answer 4 exception.message)" = 'request: not valid JSON near byte 1' ]
@@ -106,6 +106,24 @@ REQ
 	[ "$(answer 5 exception.message)" = 'request: expected a JSON object' ]
 	for n in 1 2 3 4 5; do [ "$(answer $n exception.type)" = BadRequest ]; done
 	[ "$(answer 6 stdout)" = 6 ]
+}
+
+@test "timeout_s above the session's limit runs with the limit, and the answer says timeout_clamped_to" {
+	policy '"session": {}'
+	printf '%s\n' '{"id": 1, "code": "print(1)", "timeout_s": 60}' '{"id": 2, "code": "print(2)", "timeout_s": 2}' \
+		'{"id": 3, "code": "while True: pass", "timeout_s": 1e999}' >"$TC_TMP/in"
+	session --policy "$TC_TMP/p.json" --timeout 2
+	[ "$status" -eq 0 ]
+	[ "$(answer 1 success)" = true ]
+	[ "$(answer 1 timeout_clamped_to)" = 2.0 ]
+	[ "$(sed -n 1p "$TC_TMP/out" | grep -o '"timeout_clamped_to":[0-9.]*')" = '"timeout_clamped_to":2.000' ]
+	# at or below the limit: no such key
+	[ "$(sed -n 2p "$TC_TMP/out" | grep -c timeout_clamped_to)" = 0 ]
+	[ "$(answer 2 stdout)" = 2 ]
+	# a clamped request really ends at the session's limit
+	[ "$(answer 3 exception.type)" = Timeout ]
+	[ "$(answer 3 timeout_clamped_to)" = 2.0 ]
+	"$PY" -c 'import json,sys; d=json.loads(sys.argv[1])["duration_s"]; sys.exit(not 1.9 <= d < 10)' "$(sed -n 3p "$TC_TMP/out")"
 }
 
 @test "a request longer than request_size is refused; the next line is served" {
@@ -138,7 +156,7 @@ REQ
 @test "imports: none by default, with the exact refusal; the policy's allow-list and default_imports" {
 	printf '%s\n' '{"id": 1, "code": "import json"}' >"$TC_TMP/in"
 	session
-	[ "$(answer 1 exception.message)" = "Import of 'json' is not allowed. Allowed imports: []" ]
+	[ "$(answer 1 exception.message)" = "Import of 'json' is not allowed. Allowed imports: [] (__import__ not found: this session allows no imports)" ]
 	policy '"session": {"allowed_imports": ["math", "json"], "default_imports": {"m": "math", "p": "os.path"}}'
 	printf '%s\n' '{"id": 1, "code": "import json\nr = (m.sqrt(16), json.dumps([1]), p.basename(\"/a/b\"))", "return_globals": ["r"]}' \
 		'{"id": 2, "code": "from os import path"}' '{"id": 3, "code": "import math.nope"}' >"$TC_TMP/in"
@@ -148,14 +166,14 @@ REQ
 	[ "$(answer 2 exception.message)" = "Import of 'os' is not allowed. Allowed imports: ['json', 'math']" ]
 	[ "$(answer 3 exception.type)" = ModuleNotFoundError ]
 	"$TOOLCELL" policy check "$TC_TMP/p.json" >"$TC_TMP/eff"
-	[ "$(jget session "$TC_TMP/eff")" = '{"allowed_imports": ["math", "json"], "default_imports": {"m": "math", "p": "os.path"}}' ]
+	[ "$(jget session "$TC_TMP/eff")" = '{"allowed_imports": ["math", "json"], "default_imports": {"m": "math", "p": "os.path"}, "max_imports": []}' ]
 }
 
 @test "policy session keys are checked" {
 	policy '"session": {"allowed_imports": ["os", "a-b"]}'
 	run "$TOOLCELL" session --policy "$TC_TMP/p.json" </dev/null
 	[ "$status" -eq 125 ]
-	[ "$output" = "toolcell: $TC_TMP/p.json: session.allowed_imports[1]: expected a top-level module name such as \"json\", got \"a-b\"" ]
+	[ "$output" = "toolcell: $TC_TMP/p.json: session.allowed_imports[1]: expected a module name such as \"json\" or \"matplotlib.pyplot\", got \"a-b\"" ]
 	policy '"session": {"default_imports": {"np": 3}}'
 	run "$TOOLCELL" session --policy "$TC_TMP/p.json" </dev/null
 	[ "$status" -eq 125 ]

@@ -164,3 +164,24 @@ print("done", flush=True)'
 	[ "$status" -eq 125 ]
 	[ "$output" = "toolcell: cannot bind /out/in inside the bind at /out (its mount point would be made in that host folder)" ]
 }
+
+@test "TOOLCELL_WORKSPACE takes DIR[:INSIDE] like --workspace" {
+	TOOLCELL_WORKSPACE="$WS:/work" capture "$TOOLCELL" python -c 'import os; print(os.getcwd(), sorted(os.listdir(".")))'
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = "/work ['a.txt']" ]
+	TOOLCELL_WORKSPACE="$WS" capture "$TOOLCELL" python -c 'import os; print(os.getcwd())'
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = /workspace ]
+	TOOLCELL_WORKSPACE="ws:/work" capture "$TOOLCELL" python -c 'pass'
+	[ "$status" -eq 125 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: TOOLCELL_WORKSPACE: expected an absolute DIR, got 'ws'" ]
+}
+
+@test "--workspace DIR:/tmp/x is refused naming the inside path, not the host folder" {
+	run "$TOOLCELL" run --workspace "$WS:/tmp/x" -- /usr/bin/python3 -c pass
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: --workspace ...:/tmp/x: inside path is beneath /tmp, the sandbox's own scratch tmpfs, where a workspace cannot show; use another inside path, such as /workspace (the default)" ]
+	TOOLCELL_WORKSPACE="$WS:/tmp" capture "$TOOLCELL" python -c pass
+	[ "$status" -eq 125 ]
+	grep -q 'inside path is /tmp itself' "$TC_TMP/stderr"
+}

@@ -750,7 +750,7 @@ static void test_to_json(void **state)
 {
 	static const char *const keys[] = { "version", "network", "hostname", "limits", "max",
 					    "allow",   "env",	  "pass_env", "binds",	"uid_range",
-					    "require", "seccomp", "rootfs" };
+					    "require", "seccomp", "rootfs",   "session" };
 	struct tc_policy p;
 	const cJSON *lim;
 	cJSON *doc;

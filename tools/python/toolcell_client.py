@@ -15,9 +15,16 @@ Three entry points, one per way a framework runs Python tools:
         signal N), stdout and stderr are bytes, record is the result record
         (DESIGN §3) read through --result-fd.
 
-    Session(**limits)
+    Session(allowed_imports=None, default_imports=None, **limits)
         `toolcell session`: a long-lived interpreter that keeps globals
-        between execute() calls, spoken to over JSON lines.
+        between calls, spoken to over JSON lines. Two shapes of call:
+        execute(code=, globals_dict=, return_globals=) -> Result, whose
+        .success, .error, .stdout, .stderr and .globals are the
+        PythonExecExecutor document's (Result is also the answer dict);
+        run(CodeSnippet or str, timeout_seconds=60, input_files=,
+        output_filenames=) -> ExecutionResult, the fields of rustic's code
+        (stdout, stderr, exit_code 0 or -1, exception, timed_out,
+        duration_seconds, output_files, ...).
 
 Limits and settings are keyword arguments named like toolcell's options with
 '_' for '-': memory="128M" (or bytes as an int), timeout=2.5 (seconds), cpus,
@@ -41,9 +48,12 @@ Errors:
                       .message is toolcell's own words
     ToolcellError     the base class; raised as such when toolcell broke its
                       own contract (no envelope, no record, a malformed reply)
+    ValidationError   (a ValueError) Session.run() was given a language other
+                      than python
 """
 
 import base64
+import dataclasses
 import fcntl
 import itertools
 import json
@@ -51,14 +61,20 @@ import os
 import selectors
 import shutil
 import subprocess
+import textwrap
 import threading
 import time
 
 __all__ = [
+    "CodeSnippet",
+    "ExecutionException",
+    "ExecutionResult",
+    "Result",
     "ToolcellError",
     "ToolcellNotFound",
     "ToolcellRefused",
     "Session",
+    "ValidationError",
     "call",
     "find_toolcell",
     "run",
@@ -68,6 +84,8 @@ REFUSED = 125  # toolcell's exit status for a refusal or a sandbox it could not 
 STDERR_KEEP = 64 * 1024  # bytes of toolcell's stderr a Session keeps for its errors
 LINE_MAX = 256 * 1024 * 1024  # longest session response line accepted
 SESSION_GRACE = 30.0  # seconds past a request's timeout_s before the client gives up
+STDERR_WAIT = 1.0  # seconds to wait for toolcell's stderr line about a failed default import
+DEFAULT_IMPORT_FAILED = "default import "  # how the session's message for one begins
 CLOSE_WAIT = 5.0  # seconds close() waits for `toolcell session` to exit
 
 # keyword -> toolcell option, by kind
@@ -120,6 +138,60 @@ class ToolcellRefused(ToolcellError):
         self.type = type
         self.envelope = envelope
         self.record = record
+
+
+class ValidationError(ValueError):
+    """Session.run() was asked for a language it does not run."""
+
+
+@dataclasses.dataclass
+class CodeSnippet:
+    """What Session.run() runs (rustic's CodeSnippet: any object with
+    .language and .code will do)."""
+    code: str
+    language: str = "python"
+
+
+@dataclasses.dataclass
+class ExecutionException:
+    """The exception a run raised (rustic's ExecutionException)."""
+    type: str
+    message: str
+    traceback: str | None = None
+
+
+@dataclasses.dataclass
+class ExecutionResult:
+    """One Session.run() (rustic's ExecutionResult): exit_code 0 when the code
+    ran to its end, -1 when it raised or ran out of time."""
+    input_snippet: object
+    exit_code: int
+    stdout: str = ""
+    stderr: str = ""
+    exception: ExecutionException | None = None
+    timed_out: bool = False
+    duration_seconds: float | None = None
+    output_files: dict = dataclasses.field(default_factory=dict)
+    logs: list = dataclasses.field(default_factory=list)
+    resources_used: dict | None = None
+
+
+class Result(dict):
+    """toolcell session's answer: a dict of its fields, which are also
+    attributes (result.success, result.stdout, result.globals, ...), plus
+    .error: None on success, else "Type: message" (the PythonExecExecutor
+    document's shape)."""
+
+    def __getattr__(self, name):
+        if name == "error":
+            e = self.get("exception")
+            if self.get("success") or not isinstance(e, dict):
+                return None if self.get("success") else "failed"
+            return f"{e.get('type')}: {e.get('message')}"
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 # ---------------------------------------------------------------- finding and options
@@ -355,9 +427,16 @@ class Session:
     toolcell owns each response's id, timed_out, duration_s and state_lost.
     """
 
-    def __init__(self, *, toolcell=None, cwd=None, **limits):
+    def __init__(self, *, toolcell=None, cwd=None, allowed_imports=None, default_imports=None,
+                 **limits):
         exe = find_toolcell(toolcell)
         argv = [exe, "session", *_options(limits, "session")]
+        # within the policy's session.max_imports (toolcell refuses others)
+        for name in [allowed_imports] if isinstance(allowed_imports, str) else \
+                allowed_imports or ():
+            argv += ["--allow-import", str(name)]
+        for alias, module in dict(default_imports or {}).items():
+            argv += ["--default-import", f"{alias}={module}"]
         try:
             self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           stderr=subprocess.PIPE, cwd=cwd)
@@ -374,18 +453,27 @@ class Session:
     # -- public
 
     def execute(self, code, globals=None, return_globals=None, timeout_s=None,
-                input_files=None, output_files=None):
-        """Run code; return the response dict: id, success, stdout, stderr,
-        globals (the names asked for in return_globals), exception (None or
-        {"type", "message", "traceback"}), timed_out, duration_s, output_files
-        (name -> bytes, decoded from the protocol's base64) and state_lost.
+                input_files=None, output_files=None, *, globals_dict=None):
+        """Run code; return the answer as a Result (a dict whose keys are also
+        attributes): id, success, stdout, stderr, globals (the names asked for
+        in return_globals), exception (None or {"type", "message",
+        "traceback"}), timed_out, duration_s, output_files (name -> bytes,
+        decoded from the protocol's base64), state_lost, timeout_clamped_to
+        (when timeout_s was above the session's --timeout), and .error.
 
-        globals: names to set first (JSON values); input_files: name -> bytes
-        (or str, sent as UTF-8) placed for the code to read; output_files:
-        names whose contents come back. The code's own failure is a response
-        with success false, never an exception.
+        globals (or globals_dict, the document's name): names to set first
+        (JSON values); input_files: name -> bytes (or str, sent as UTF-8)
+        placed for the code to read; output_files: names whose contents come
+        back. code indented as a whole (a triple-quoted block) is dedented.
+        The code's own failure is a result with success false, never an
+        exception; a default import that failed raises ToolcellRefused.
         """
-        request = {"id": next(self._ids), "code": code}
+        if globals is not None and globals_dict is not None:
+            raise TypeError("give globals or globals_dict, not both")
+        if globals_dict is not None:
+            globals = globals_dict
+        request = {"id": next(self._ids),
+                   "code": textwrap.dedent(code) if isinstance(code, str) else code}
         if globals is not None:
             request["globals"] = dict(globals)
         if return_globals is not None:
@@ -407,11 +495,44 @@ class Session:
                                             for name, data in files.items()}
             except (TypeError, ValueError):
                 raise self._broken("output_files is not base64") from None
-        return response
+        self._check_default_imports(response)
+        return Result(response)
+
+    def run(self, code, timeout_seconds=60, input_files=None, output_filenames=None):
+        """Run a CodeSnippet (or a str of Python); return an ExecutionResult,
+        rustic's shape: exit_code 0, or -1 with .exception when the code
+        raised or ran past its time (timed_out). timeout_seconds above the
+        session's --timeout runs with --timeout. Raises ValidationError for a
+        language other than python."""
+        language = getattr(code, "language", "python")
+        text = getattr(code, "code", code)
+        if str(language).lower() != "python":
+            raise ValidationError(f"Unsupported language: {language}. Supported: ['python']")
+        if not isinstance(text, str):
+            raise TypeError("code: expected a str or a CodeSnippet")
+        r = self.execute(text, timeout_s=timeout_seconds, input_files=input_files,
+                         output_files=output_filenames)
+        e = r.get("exception")
+        files = {k: v for k, v in (r.get("output_files") or {}).items() if v is not None}
+        return ExecutionResult(
+            input_snippet=code if not isinstance(code, str) else CodeSnippet(code),
+            exit_code=0 if r.get("success") else -1,
+            stdout=r.get("stdout", ""), stderr=r.get("stderr", ""),
+            exception=ExecutionException(str(e.get("type")), str(e.get("message")),
+                                         e.get("traceback")) if isinstance(e, dict) else None,
+            timed_out=bool(r.get("timed_out")), duration_seconds=r.get("duration_s"),
+            output_files=files,
+            resources_used={"state_lost": r.get("state_lost"),
+                            "timeout_clamped_to": r.get("timeout_clamped_to")})
 
     def reset(self):
         """Forget every global; return toolcell's response."""
         return self._request({"id": next(self._ids), "op": "reset"}, None)
+
+    def shutdown(self):
+        """rustic's shutdown(): forget every global; the session goes on
+        (a later run starts from an empty state). close() ends it."""
+        return self.reset()
 
     def close(self):
         """Ask toolcell to shut the session down and wait for it (then kill it).
@@ -450,6 +571,21 @@ class Session:
         return False
 
     # -- protocol
+
+    def _check_default_imports(self, response):
+        """A default import that failed answers every request: raise it,
+        with toolcell's stderr."""
+        e = response.get("exception")
+        if not (isinstance(e, dict) and e.get("traceback") is None and
+                str(e.get("message", "")).startswith(DEFAULT_IMPORT_FAILED)):
+            return
+        end = time.monotonic() + STDERR_WAIT
+        while DEFAULT_IMPORT_FAILED.encode() not in self._stderr and time.monotonic() < end:
+            time.sleep(0.01)  # the line toolcell copied from the session, on its way
+        stderr = bytes(self._stderr)
+        raise ToolcellRefused(f"{e.get('type')}: {e.get('message')}; toolcell's stderr: "
+                              f"{stderr.decode('utf-8', 'replace').strip()}",
+                              type=e.get("type"), exit_code=None, stderr=stderr)
 
     def _request(self, request, timeout_s):
         if self._closed:
