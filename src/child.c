@@ -179,6 +179,9 @@ static int set_limits(const uint64_t *limit, bool init_shares_uid, bool cgroup,
 		{ RLIMIT_CORE, 0, 0, "core size" },
 		{ RLIMIT_MEMLOCK, 0, 0, "locked memory" },
 		{ RLIMIT_MSGQUEUE, 0, 0, "message queues" },
+		/* no real-time scheduling, no nice below the caller's own */
+		{ RLIMIT_RTPRIO, 0, 0, "real-time priority" },
+		{ RLIMIT_NICE, 0, 0, "nice" },
 	};
 
 	for (size_t i = 0; i < TC_ARRAY_SIZE(l); i++) {
@@ -355,7 +358,6 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	struct pending pending = { .maps = false, .netns_fd = -1 };
 	sigset_t waitset;
 	pid_t tool;
-	int fd;
 
 	/* 0. No instant without a tie to toolcell's life: the signal first,
 	 * then toolcell's ends of our socket and pipes go (our copy would keep
@@ -373,12 +375,6 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	/* the id change cleared PDEATHSIG */
 	die_with_parent(a);
 	stages.t[TC_STAGE_MAPPED] = tc_now_ns();
-	/* the host's OOM killer takes the sandbox first (children inherit) */
-	fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)!write(fd, "1000", 4);
-		close(fd);
-	}
 
 	/* 2-3. Mounts, pivot_root, read-only everywhere but /tmp and binds. */
 	if (tc_mount_enter(a->plan, &e) < 0)
@@ -399,6 +395,10 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	if (tc_net_enter(pending.netns_fd, &e) < 0)
 		fail(a->sync_fd, &e);
 	close(pending.netns_fd);
+	/* every namespace exists now, the helper's included: their own
+	 * limits (the namespace counts go to 0) */
+	if (tc_klimits_enter(a->klimits, &e) < 0)
+		fail(a->sync_fd, &e);
 	stages.t[TC_STAGE_NET] = tc_now_ns();
 
 	/* 4d. The syscall filter, compiled by the parent meanwhile */

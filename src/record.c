@@ -242,6 +242,8 @@ static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
 			put(failed, unknown, maybes[i].key,
 			    cJSON_CreateString(maybes[i].m->reason ? maybes[i].m->reason
 								   : "not measured"));
+	if (o->kernel_memory)
+		put(failed, unknown, "kernel_memory", cJSON_CreateString(o->kernel_memory));
 	put(failed, r, "stdout_bytes", u64_number(o->stdout_bytes));
 	put(failed, r, "stderr_bytes", u64_number(o->stderr_bytes));
 	put(failed, r, "stdout_truncated", cJSON_CreateBool(o->stdout_truncated));

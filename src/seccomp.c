@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -30,7 +31,6 @@ static const char *const allowed[] = {
 	"pwrite64",
 	"preadv",
 	"pwritev",
-	"preadv2",
 	"pwritev2",
 	"open",
 	"openat",
@@ -42,14 +42,12 @@ static const char *const allowed[] = {
 	"dup",
 	"dup2",
 	"dup3",
-	"fcntl",
 	"fsync",
 	"fdatasync",
 	"sync_file_range",
 	"truncate",
 	"ftruncate",
 	"fallocate",
-	"fadvise64",
 	"readahead",
 	"sendfile",
 	"splice",
@@ -110,7 +108,6 @@ static const char *const allowed[] = {
 	"fremovexattr",
 	"pipe",
 	"pipe2",
-	"memfd_create",
 	"inotify_init",
 	"inotify_init1",
 	"inotify_add_watch",
@@ -123,7 +120,6 @@ static const char *const allowed[] = {
 	"mprotect",
 	"msync",
 	"mincore",
-	"madvise",
 	"mlock",
 	"mlock2",
 	"munlock",
@@ -157,7 +153,6 @@ static const char *const allowed[] = {
 	"futex_waitv",
 	"rseq",
 	"arch_prctl",
-	"prctl",
 	"rt_sigaction",
 	"rt_sigprocmask",
 	"rt_sigreturn",
@@ -170,7 +165,6 @@ static const char *const allowed[] = {
 	"pause",
 	"pidfd_open",
 	"pidfd_send_signal",
-	"seccomp",
 	"capget",
 	"capset",
 	"restart_syscall",
@@ -266,19 +260,10 @@ static const char *const allowed[] = {
 	"getpeername",
 	"setsockopt",
 	"getsockopt",
-	/* System V IPC and POSIX message queues, private to the IPC namespace */
-	"shmget",
-	"shmat",
-	"shmdt",
-	"shmctl",
-	"semget",
-	"semop",
-	"semtimedop",
-	"semctl",
-	"msgget",
-	"msgsnd",
-	"msgrcv",
-	"msgctl",
+	/* POSIX message queues, private to the IPC namespace and held to
+	 * nothing by RLIMIT_MSGQUEUE = 0. System V IPC is not here: without
+	 * cgroup v2 nothing counts a detached segment against the memory limit
+	 * (tc_sysv_ipc_allowed says how a policy that adds it is bounded). */
 	"mq_open",
 	"mq_unlink",
 	"mq_timedsend",
@@ -431,7 +416,32 @@ static const struct {
 	{ "flock", "without LOCK_EX" },
 	{ "mknod", "FIFOs, regular files and sockets; never devices" },
 	{ "mknodat", "FIFOs, regular files and sockets; never devices" },
+	{ "fcntl", "not F_SETPIPE_SZ (a pipe keeps its 64 KiB): ENOSYS, counted" },
+	{ "prctl", "not PR_SET_SECCOMP or PR_SET_MEMORY_MERGE: ENOSYS, counted" },
+	{ "seccomp", "no filter of the tool's own, only the queries: ENOSYS, counted" },
+	{ "madvise", "not MADV_MERGEABLE (KSM): ENOSYS, counted" },
+	{ "fadvise64",
+	  "not POSIX_FADV_DONTNEED (evicts the shared rootfs's pages): ENOSYS, counted" },
+	{ "preadv2", "not RWF_NOWAIT (probes the shared page cache): ENOSYS, counted" },
 };
+
+/* Argument values a ruled call allows, as half-open ranges [lo, hi) of the
+ * whole 64-bit register: an int the kernel reads from the low half cannot
+ * carry a refused value past in the high one. What falls outside goes to
+ * the default action: the supervisor answers ENOSYS and counts it. */
+struct arg_range {
+	uint64_t lo, hi;
+};
+
+static const struct arg_range fcntl_cmds[] = { { 0, 1031 }, { 1032, 1088 } };
+/* PR_SET_SECCOMP 22, PR_SET_MEMORY_MERGE 67 */
+static const struct arg_range prctl_opts[] = { { 0, 22 }, { 23, 67 }, { 68, 128 } };
+/* SECCOMP_GET_ACTION_AVAIL, SECCOMP_GET_NOTIF_SIZES */
+static const struct arg_range seccomp_ops[] = { { 2, 4 } };
+/* MADV_MERGEABLE 12 */
+static const struct arg_range madvise_advice[] = { { 0, 12 }, { 13, 128 } };
+/* POSIX_FADV_DONTNEED 4 */
+static const struct arg_range fadvise_advice[] = { { 0, 4 }, { 5, 16 } };
 
 /* x86_64 calls newer than the libseccomp this was built with may know:
  * named here so the record can say what they were. */
@@ -525,6 +535,56 @@ static int add(scmp_filter_ctx c, uint32_t action, int nr, unsigned n_args,
 	return 0;
 }
 
+/* Allow nr where argument arg lies in one of the ranges: one MASKED_EQ rule per aligned
+ * power-of-two block, since libseccomp takes one comparison per argument
+ * and rule. */
+static int allow_ranges(scmp_filter_ctx c, int nr, unsigned arg, const struct arg_range *ranges,
+			size_t n, struct tc_error *err)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < n && r >= 0; i++)
+		for (uint64_t lo = ranges[i].lo, size; lo < ranges[i].hi && r >= 0; lo += size) {
+			struct scmp_arg_cmp cmp = {
+				.arg = arg,
+				.op = SCMP_CMP_MASKED_EQ,
+				.datum_b = lo,
+			};
+
+			for (size = 1; !(lo & (2 * size - 1)) && lo + 2 * size <= ranges[i].hi;)
+				size *= 2;
+			cmp.datum_a = ~(size - 1);
+			r = add(c, SCMP_ACT_ALLOW, nr, 1, &cmp, err);
+		}
+	return r;
+}
+
+#define ALLOW_RANGES(c, nr, arg, ranges, err)                                                      \
+	allow_ranges(c, nr, arg, ranges, TC_ARRAY_SIZE(ranges), err)
+
+/* The argument rules of the calls that hold or probe kernel memory beyond
+ * the sandbox's limits, or turn the filter's answers into the tool's own. */
+static int add_arg_rules(scmp_filter_ctx c, int nr, struct tc_error *err)
+{
+	switch (nr) {
+	case SYS_fcntl:
+		return ALLOW_RANGES(c, nr, 1, fcntl_cmds, err);
+	case SYS_prctl:
+		return ALLOW_RANGES(c, nr, 0, prctl_opts, err);
+	case SYS_seccomp:
+		return ALLOW_RANGES(c, nr, 0, seccomp_ops, err);
+	case SYS_madvise:
+		return ALLOW_RANGES(c, nr, 2, madvise_advice, err);
+	case SYS_fadvise64:
+		return ALLOW_RANGES(c, nr, 3, fadvise_advice, err);
+	case SYS_preadv2: {
+		struct scmp_arg_cmp a = SCMP_A5_64(SCMP_CMP_MASKED_EQ, RWF_NOWAIT, 0);
+		return add(c, SCMP_ACT_ALLOW, nr, 1, &a, err);
+	}
+	}
+	return add(c, SCMP_ACT_ALLOW, nr, 0, NULL, err);
+}
+
 /* The rules of one ruled call (see ruled[]). */
 static int add_ruled(scmp_filter_ctx c, int nr, struct tc_error *err)
 {
@@ -584,7 +644,7 @@ static int add_ruled(scmp_filter_ctx c, int nr, struct tc_error *err)
 		}
 		return r;
 	}
-	return add(c, SCMP_ACT_ALLOW, nr, 0, NULL, err);
+	return add_arg_rules(c, nr, err);
 }
 
 static int add_rules(scmp_filter_ctx c, const struct tc_syscall_policy *sp, struct tc_seccomp *f,

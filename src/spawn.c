@@ -19,6 +19,7 @@
 
 #include "toolcell/child.h"
 #include "toolcell/cgroup.h"
+#include "toolcell/klimits.h"
 #include "toolcell/landlock.h"
 #include "toolcell/mount.h"
 #include "toolcell/net.h"
@@ -40,6 +41,7 @@ struct run {
 	struct tc_ids ids;
 	struct tc_seccomp filter;
 	struct tc_landlock landlock;
+	struct tc_klimits klimits;
 	struct tc_cgroup cg; /* the run's leaf, when the host delegates a subtree */
 	int in[2], out[2], err[2], sync[2];
 	int filter_pipe[2]; /* the compiled filter goes down it after the clone */
@@ -124,6 +126,27 @@ static const char *env_path(const struct tc_config *cfg)
 	return "/usr/bin:/bin";
 }
 
+/* System V IPC, where a policy adds it back to the filter, is bounded by the
+ * IPC namespace's own sysctls, which only its namespace root may write: an
+ * unprivileged caller's sandbox has none, so it is refused. */
+static int plan_klimits(const struct tc_config *cfg, bool ns_root, struct tc_klimits *ret,
+			struct tc_error *err)
+{
+	static const int sysv[] = { SYS_shmget, SYS_msgget, SYS_semget };
+	bool want = false;
+
+	for (size_t i = 0; i < TC_ARRAY_SIZE(sysv); i++)
+		want |= tc_syscall_in(cfg->syscalls.allow, sysv[i]);
+	if (want && !ns_root)
+		return tc_error_set(err, "policy", EPERM,
+				    "the policy allows System V IPC, which toolcell can bound only "
+				    "when it runs as root (the IPC namespace's limits need a "
+				    "namespace root); remove shmget, msgget and semget from the "
+				    "policy's seccomp.allow, or run toolcell as root");
+	tc_klimits_plan(cfg->limit[TC_LIMIT_MEMORY], want, ret);
+	return 0;
+}
+
 static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_error *err)
 {
 	bool is_dir[TC_ARRAY_SIZE(spec->extra_binds)] = { 0 };
@@ -153,6 +176,8 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 		ret = tc_mount_prepare(&r->plan, err);
 	if (ret >= 0)
 		ret = tc_userns_prepare(spec->cfg, &r->ids, err);
+	if (ret >= 0)
+		ret = plan_klimits(spec->cfg, r->ids.pool, &r->klimits, err);
 	if (ret < 0)
 		return ret;
 	tc_landlock_prepare(&r->landlock);
@@ -204,6 +229,7 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.limit = spec->cfg->limit,
 		.filter_fd = r->filter_pipe[0],
 		.landlock = &r->landlock,
+		.klimits = &r->klimits,
 		.sync_fd = r->sync[1],
 		.parent_pidfd = r->self_pidfd,
 		.parent_fds = { r->sync[0], r->filter_pipe[1], r->in[1], r->out[0], r->err[0] },
@@ -232,6 +258,17 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 	tc_closep(&r->filter_pipe[0]);
 	r->in[0] = r->out[1] = r->err[1] = r->sync[1] = r->filter_pipe[0] = -1;
 	return 0;
+}
+
+/* The host's OOM killer takes the sandbox first; the tool inherits it.
+ * Written from here: the child, once its ids change, is not dumpable, and
+ * its /proc files belong to host root. Raising needs no privilege. */
+static void oom_first(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", pid);
+	(void)tc_write_file(path, "1000");
 }
 
 static void fill_limits(const struct tc_config *cfg, struct tc_outcome *o)
@@ -483,6 +520,11 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 	snprintf(no_cgroup, sizeof(no_cgroup), "needs cgroup v2 (memory.events): %s",
 		 r->cg.why[0] ? r->cg.why : "no cgroup leaf");
 	o->oom_kills.reason = no_cgroup;
+	o->kernel_memory =
+		"without cgroup v2, memory_peak_bytes and the memory limit leave out what the "
+		"kernel holds for the tool outside its address space: pipe buffers (64 KiB a "
+		"pipe), socket buffers (up to twice the host's net.core.wmem_max and rmem_max a "
+		"socket), inotify event queues, page tables";
 	if (s->sampled) {
 		o->pids_peak.known = true;
 		o->pids_peak.value = s->tasks_peak;
@@ -501,6 +543,7 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 	fill_syscalls(r, s, o);
 	o->cgroup = NULL;
 	if (cs) {
+		o->kernel_memory = NULL; /* the cgroup charges it */
 		fill_cgroup(s, cs, o);
 		snprintf(leaf, sizeof(leaf), "%s", r->cg.leaf);
 		o->cgroup = leaf;
@@ -602,6 +645,8 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	ret = r.net_helper < 0	   ? r.net_helper
 	      : r.helper_pidfd < 0 ? tc_error_errno(err, "net", errno, "cannot open a pidfd")
 				   : tc_userns_setup_from_parent(&r.ids, r.pid, err);
+	if (ret >= 0)
+		oom_first(r.pid);
 	if (ret >= 0 && tc_msg_send(r.sync[0], &maps, -1) < 0)
 		ret = tc_error_errno(err, "spawn", EPIPE, "the sandbox died while starting");
 	/* the filter is needed only at the tool's last step: compile it now,

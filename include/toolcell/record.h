@@ -62,6 +62,8 @@ struct tc_outcome {
 	int signal;
 	uint64_t wall_ms, cpu_user_ms, cpu_system_ms;
 	struct tc_maybe memory_peak_bytes, oom_kills, pids_peak;
+	/* what memory_peak_bytes leaves out (unknown.kernel_memory), or NULL */
+	const char *kernel_memory;
 	uint64_t stdout_bytes, stderr_bytes;
 	bool stdout_truncated, stderr_truncated;
 	bool has_denied_syscall; /* the call that ended the tool */
