@@ -1018,6 +1018,9 @@ int main(int argc, char **argv)
 		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
 			return EXIT_TOOLCELL;
 	find_exe_dir();
+	/* its own small command line: it only starts the builder */
+	if (argc > 1 && !strcmp(argv[1], "rootfs"))
+		return tc_rootfs_build_main(argc, argv, exe_dir);
 	if (tc_cli_parse(argc, argv, environ, &c.cli, &e) < 0) {
 		call_mode = c.cli.verb == TC_VERB_CALL;
 		die(&e);

@@ -58,4 +58,10 @@ int tc_rootfs_hold(const char *path, char **real, struct tc_error *err);
  * number of packages that changed (0 also when the host has no dpkg). */
 int tc_rootfs_report_stale(FILE *out, const char *dir, const char *name);
 
+/* `toolcell rootfs build ...` (argv[1] is "rootfs"): check the command line
+ * and exec the builder found beside the binary (build tree) or in
+ * exe_dir/TOOLCELL_INSTALL_LIBEXEC_REL. Returns an exit status only when it
+ * did not exec: 0 after --help, 125 for a bad command line. */
+int tc_rootfs_build_main(int argc, char **argv, const char *exe_dir);
+
 #endif
