@@ -241,10 +241,17 @@ int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const char *e
 				    "--rootfs %.200s is not allowed by the policy (%s: not in "
 				    "allow.rootfs)",
 				    asked, origin);
-	if (by_name)
-		real = tc_rootfs_locate(exe_dir, state_dir, legacy_rel, asked);
-	if (!real)
-		return tc_error_set(err, STAGE, ENOMEM, "out of memory");
+	if (by_name) {
+		_cleanup_free_ char *where =
+			tc_rootfs_locate(exe_dir, state_dir, legacy_rel, asked);
+
+		if (!where)
+			return tc_error_set(err, STAGE, ENOMEM, "out of memory");
+		/* a variant is a link to its current version */
+		real = realpath(where, NULL);
+		if (!real)
+			return tc_error_errno(err, STAGE, errno, "cannot use the rootfs %s", where);
+	}
 	r = tc_rootfs_verify(real, true, err);
 	if (r < 0)
 		return r;
