@@ -218,3 +218,34 @@ print(df.groupby("k")["v"].sum().to_dict(), pd.__version__ == "'"$(dpkg-query -W
 		grep -qxF "$p $(dpkg-query -W -f='${Version}' "$p")" "$root/usr/lib/toolcell/packages.txt"
 	done
 }
+
+@test "the dpkg trigger's script rebuilds every tree in the state directory as it was built" {
+	local state="$TC_TMP/state" trigger
+	trigger="$(dirname "$(readlink -f "$BUILDER")")/toolcell-rootfs-trigger"
+	[ -x "$trigger" ]
+	mkdir "$state"
+	BIN="$state" mini_build
+	[ "$status" -eq 0 ]
+	local v1
+	v1=$(readlink "$state/rootfs")
+	# nothing changed: every tree is up to date
+	capture env TOOLCELL_STATE_DIR="$state" "$trigger" triggered
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = "build-rootfs: checking $state/rootfs"$'\n'"build-rootfs: $state/rootfs is up to date" ]
+	# what it was built from changed (as an upgraded package's files would):
+	# rebuilt from the same manifest, switched in
+	mini_manifest two
+	capture env TOOLCELL_STATE_DIR="$state" "$trigger" triggered
+	[ "$status" -eq 0 ]
+	[ "$(readlink "$state/rootfs")" != "$v1" ]
+	[ "$(cat "$state/rootfs/etc/marker")" = two ]
+	# a bad argument is a usage error; a failed build warns and exits 0
+	capture "$trigger" upgrade
+	[ "$status" -eq 2 ]
+	[ "$(cat "$TC_TMP/stderr")" = "usage: $trigger configure|triggered" ]
+	printf 'bogus\n' >"$TC_TMP/src/MANIFEST"
+	capture env TOOLCELL_STATE_DIR="$state" "$trigger" triggered
+	[ "$status" -eq 0 ]
+	[ "$(tail -n1 "$TC_TMP/stderr")" = "toolcell: warning: a rootfs in $state could not be built; see above, then run 'toolcell rootfs build' (as root)" ]
+	[ "$(cat "$state/rootfs/etc/marker")" = two ]
+}
