@@ -56,9 +56,12 @@ void tc_cgroup_init(struct tc_cgroup *cg)
 
 const char *tc_cgroup_how_to_delegate(void)
 {
-	return "delegate a cgroup v2 subtree to toolcell: run it in a systemd unit or scope "
-	       "with Delegate=yes (and DelegateSubgroup=, so toolcell's own cgroup is a child "
-	       "of the delegated one), or make a cgroup whose parent enables memory, pids and "
+	return "delegate a cgroup v2 subtree to toolcell: start toolcell-cgroup.service "
+	       "(systemctl enable --now toolcell-cgroup.service; production.json's "
+	       "cgroup_parent is its subtree), or run toolcell in a systemd unit or scope with "
+	       "Delegate=yes (systemd 254 and later: with DelegateSubgroup=, so toolcell's own "
+	       "cgroup is a child of the delegated one), or make a cgroup whose parent enables "
+	       "memory, pids and "
 	       "cpu in cgroup.subtree_control, chown it and its cgroup.procs, "
 	       "cgroup.subtree_control and cgroup.threads to the calling user, and pass it "
 	       "with --cgroup-parent";

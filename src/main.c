@@ -134,6 +134,21 @@ struct ctx {
 	char *policy_path, *rootfs;
 };
 
+/* "POLICY requires cgroup v2 limits in its cgroup_parent: WHAT; how to
+ * delegate", cut to n bytes as every message is. */
+#if !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+static void say_policy_subtree(char *why, size_t n, const char *policy, const char *what)
+{
+	snprintf(why, n, "%s requires cgroup v2 limits in its cgroup_parent: %s; %s", policy, what,
+		 tc_cgroup_how_to_delegate());
+}
+#if !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 /* What the policy's "require" asks of this host and the host lacks:
  * true, with why saying which and how to provide it. */
 static bool unmet_requirement(const struct ctx *c, char *why, size_t n)
@@ -147,7 +162,10 @@ static bool unmet_requirement(const struct ctx *c, char *why, size_t n)
 				       &e);
 
 		tc_cgroup_release(&cg);
-		if (r < 0)
+		if (r < 0 && c->cfg.cgroup_parent && !c->cfg.cgroup_parent_from_caller)
+			/* the policy's own subtree is missing: say how to provide it */
+			say_policy_subtree(why, n, c->policy_path, e.message);
+		else if (r < 0)
 			snprintf(why, n, "%s", e.message);
 		else if (r == 0)
 			snprintf(why, n,

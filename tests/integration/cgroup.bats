@@ -64,7 +64,9 @@ teardown() {
 @test "a policy that requires cgroup v2 is refused with 125 and how to delegate" {
 	run "$TOOLCELL" python --policy "$TC_BUILD/policies/production.json" -c 'print(1)'
 	[ "$status" -eq 125 ]
-	[[ "$output" == "toolcell: $TC_BUILD/policies/production.json requires cgroup v2 limits, and this host has no usable subtree: "* ]]
+	# production.json's cgroup_parent: toolcell-cgroup.service's subtree, absent here
+	[[ "$output" == "toolcell: $TC_BUILD/policies/production.json requires cgroup v2 limits in its cgroup_parent: --cgroup-parent /sys/fs/cgroup/toolcell.slice/toolcell-cgroup.service/runs: cannot open it: "* ]]
+	[[ "$output" == *"systemctl enable --now toolcell-cgroup.service"* ]]
 	[[ "$output" == *"Delegate=yes"* ]]
 	[[ "$output" == *"--cgroup-parent"* ]]
 	[[ "$output" != *1 ]]

@@ -1,0 +1,125 @@
+#!/usr/bin/env bats
+# The Debian packages tools/build-deb made (TC_DEB_DIR): exactly the
+# expected files, shared libraries and no rootfs, the dependencies, the
+# maintainer scripts, lintian with no error or warning, units that systemd
+# 252 accepts, and Build-Depends that match tools/setup-deps build.
+# Run by tools/test-all's "Debian package" phase.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	: "${TC_DEB_DIR:?set TC_DEB_DIR to the folder tools/build-deb filled}"
+	DEB=$(ls "$TC_DEB_DIR"/toolcell_*_amd64.deb)
+	PYDEB=$(ls "$TC_DEB_DIR"/python3-toolcell_*_all.deb)
+	SCRATCH=$(mktemp -d /tmp/toolcell-pkgtest.XXXXXX)
+}
+
+teardown() {
+	rm -rf "$SCRATCH"
+}
+
+# contents DEB: its files and links, one a line, sorted, without "./"
+contents() {
+	dpkg-deb -c "$1" | awk '$1 !~ /^d/ {print $6}' | sed 's|^\./||' | sort
+}
+
+@test "toolcell's package holds exactly the binary, helpers, policies, units, docs and completion" {
+	contents "$DEB" >"$SCRATCH/got"
+	cat >"$SCRATCH/want" <<-'LIST'
+		lib/systemd/system/toolcell-cgroup.service
+		lib/systemd/system/toolcell.slice
+		usr/bin/toolcell
+		usr/lib/tmpfiles.d/toolcell.conf
+		usr/libexec/toolcell/toolcell-cgroup-keeper
+		usr/libexec/toolcell/toolcell-python
+		usr/share/bash-completion/completions/toolcell
+		usr/share/doc/toolcell/NEWS.gz
+		usr/share/doc/toolcell/SECURITY.md
+		usr/share/doc/toolcell/changelog.gz
+		usr/share/doc/toolcell/copyright
+		usr/share/man/man1/toolcell.1.gz
+		usr/share/toolcell/apparmor/toolcell
+		usr/share/toolcell/policies/README.md
+		usr/share/toolcell/policies/default.json
+		usr/share/toolcell/policies/production.json
+		usr/share/toolcell/policies/workspace.json
+	LIST
+	sort -o "$SCRATCH/want" "$SCRATCH/want"
+	diff "$SCRATCH/want" "$SCRATCH/got"
+}
+
+@test "python3-toolcell holds exactly the client module and the ERA and ThreeGate front ends" {
+	contents "$PYDEB" >"$SCRATCH/got"
+	printf '%s\n' usr/lib/python3/dist-packages/toolcell_client.py \
+		usr/libexec/toolcell/era-wrapper usr/libexec/toolcell/toolcell-tool-exec \
+		usr/share/doc/python3-toolcell/changelog.gz usr/share/doc/python3-toolcell/copyright |
+		sort >"$SCRATCH/want"
+	diff "$SCRATCH/want" "$SCRATCH/got"
+}
+
+@test "toolcell links libseccomp, libnl and cJSON shared and depends on them, on no libc upper bound" {
+	dpkg-deb -x "$DEB" "$SCRATCH/x"
+	run -0 readelf -d "$SCRATCH/x/usr/bin/toolcell"
+	for lib in libseccomp.so.2 libnl-3.so.200 libnl-route-3.so.200 libcjson.so.1; do
+		[[ "$output" == *"Shared library: [$lib]"* ]] || {
+			echo "not linked shared: $lib" >&2
+			return 1
+		}
+	done
+	run -0 dpkg-deb -f "$DEB" Depends
+	[[ "$output" == *"libseccomp2 (>= "* ]]
+	[[ "$output" == *"libnl-route-3-200 (>= "* ]]
+	[[ "$output" == *"libcjson1 (>= "* ]]
+	[[ "$output" != *"<<"* ]]
+	run -0 dpkg-deb -f "$PYDEB" Depends
+	[[ "$output" == *"python3"* ]]
+	[[ "$output" == *"toolcell (>= "* ]]
+	run -0 dpkg-deb -f "$PYDEB" Architecture
+	[ "$output" = all ]
+}
+
+@test "postinst creates /run/toolcell and enables toolcell-cgroup.service; an upgrade does not restart it" {
+	dpkg-deb -e "$DEB" "$SCRATCH/ctl"
+	grep -q 'systemd-tmpfiles .*--create toolcell.conf' "$SCRATCH/ctl/postinst"
+	grep -q "deb-systemd-helper enable 'toolcell-cgroup.service'" "$SCRATCH/ctl/postinst"
+	grep -q "deb-systemd-invoke start 'toolcell-cgroup.service'" "$SCRATCH/ctl/postinst"
+	# --no-restart-after-upgrade, --no-stop-on-upgrade: the sandboxes below
+	# the service keep running through an upgrade; only a removal stops it
+	! grep -q 'restart' "$SCRATCH/ctl/postinst"
+	grep -q "\[ \"\$1\" = remove \] .*deb-systemd-invoke stop 'toolcell-cgroup.service'" \
+		<(tr -d '\n' <"$SCRATCH/ctl/prerm")
+}
+
+@test "lintian: no error and no warning; only the two information tags the report justifies" {
+	run -0 lintian --no-cfg --display-level '>=pedantic' -E -I "$DEB" "$PYDEB"
+	printf '%s\n' "$output" | grep -v '^running with root privileges' >"$SCRATCH/tags" || true
+	! grep -E '^[EW]:' "$SCRATCH/tags"
+	cat >"$SCRATCH/want" <<-'TAGS'
+		I: toolcell: package-contains-documentation-outside-usr-share-doc [usr/share/toolcell/policies/README.md]
+		I: toolcell: package-supports-alternative-init-but-no-init.d-script [lib/systemd/system/toolcell-cgroup.service]
+	TAGS
+	diff "$SCRATCH/want" "$SCRATCH/tags"
+}
+
+@test "systemd 252 accepts the units as shipped (no unknown key such as DelegateSubgroup=)" {
+	dpkg-deb -x "$DEB" "$SCRATCH/x"
+	cd "$SCRATCH/x"
+	run -0 systemd-analyze verify --root="$SCRATCH/x" --man=no --recursive-errors=no \
+		lib/systemd/system/toolcell.slice lib/systemd/system/toolcell-cgroup.service
+	[ -z "$output" ]
+	grep -qx 'Delegate=memory pids cpu' lib/systemd/system/toolcell-cgroup.service
+	grep -qx 'Slice=toolcell.slice' lib/systemd/system/toolcell-cgroup.service
+	grep -qx 'd /run/toolcell 0755 root root -' usr/lib/tmpfiles.d/toolcell.conf
+}
+
+@test "debian/control's Build-Depends are tools/setup-deps build's list (less build-essential)" {
+	sed -n '/^Build-Depends:/,/^[A-Z]/p' "$REPO/debian/control" | sed '$d' |
+		sed 's/^Build-Depends://' | tr ',' '\n' | sed 's/([^)]*)//; s/^ *//; s/ *$//' |
+		grep -v -e '^$' -e '^debhelper-compat' | sort >"$SCRATCH/control"
+	"$REPO/tools/setup-deps" --list build | grep -vx build-essential | sort >"$SCRATCH/build"
+	diff "$SCRATCH/build" "$SCRATCH/control"
+	# a build host never gets QEMU
+	! "$REPO/tools/setup-deps" --list build | grep -q qemu
+	"$REPO/tools/setup-deps" --list test | grep -qx qemu-system-x86
+}
