@@ -18,15 +18,17 @@ Contract
 --------
 Mode. Decided from TOOL.py's source, never by importing it: the tool is in
 *run mode* when its module body defines a top-level `def run(...)` or
-`async def run(...)` (found by parsing the source with the ast parser, which
-only runs when the text contains `def`, blanks, `run`); otherwise it is in
-*script mode*.
+`async def run(...)`, or else `def default(...)` (PyRunner 8b9ee80's
+fallback) (found by parsing the source with the ast parser, which only runs
+when the text contains `def`, blanks, `run` or `default`); otherwise it is
+in *script mode*.
 
 Run mode. The real stdout is kept on a private close-on-exec fd, fd 1 is
 pointed at stderr and `sys.stdout` rebound to `sys.stderr`, so a stray
 `print()`, in this process or a child, lands on stderr. The harness reads all
 of stdin and decodes it as JSON (`args`), imports TOOL.py once from its path
-as module `__toolcell_tool__`, and calls `run(args)`; a coroutine returned
+as module `__toolcell_tool__`, and calls `run(args)` (or `default(args)`);
+a coroutine returned
 (`async def run`) is run with `asyncio.run`. Then it writes exactly one line,
 the response, to the private fd:
   - a returned dict whose "ok" is a bool is the response as it is;
@@ -35,7 +37,9 @@ the response, to the private fd:
     running it (any BaseException, SystemExit and KeyboardInterrupt included)
     gives {"ok": false, "error": {"type": type(e).__name__, "message": str(e)}}
     (the message cut to MESSAGE_MAX characters) and its traceback on stderr;
-  - MemoryError gives a response built before the tool ran;
+  - MemoryError keeps its message (Python's own is ""); only when even
+    that response cannot be built, one made before the tool ran says
+    "out of memory";
   - a value json.dumps(..., allow_nan=False) refuses (or a string that is not
     valid Unicode) gives {"ok": false, "error": {"type": "TypeError",
     "message": "run() returned a value that is not JSON: ..."}}.
@@ -51,8 +55,13 @@ untouched: it reads the request from stdin and prints one JSON document
 itself. Its exit status passes through (SystemExit as usual, 1 with a
 traceback for an uncaught exception).
 
-Errors before the tool runs. TOOL.py cannot be read, or does not compile:
-one line on stderr and exit 2, as python3 does for a missing script.
+Errors before the tool runs. TOOL.py cannot be read, or its bytes cannot
+be source (a null byte, a bad encoding): one line on stderr and exit 2, as
+python3 does for a missing script. A SyntaxError (IndentationError,
+TabError) in TOOL.py is the tool's failure in either mode: the response
+{"ok": false, "error": {"type": "SyntaxError", "message": "expected ':'
+(/path/TOOL.py, line 3)"}} on stdout, python3's report of it on stderr,
+exit 0 (as a run() that raised).
 """
 
 import os
@@ -81,25 +90,27 @@ def _fail(message):
 
 
 def _mentions_def_run(source):
-    """Cheap pre-test: does `def`, then spaces or tabs, then `run` occur?"""
+    """Cheap pre-test: does `def`, then spaces or tabs, then `run` or `default` occur?"""
     i = source.find(b"def")
     while i >= 0:
         j = i + 3
         while source[j:j + 1] in (b" ", b"\t"):
             j += 1
-        if j > i + 3 and source.startswith(b"run", j):
+        if j > i + 3 and (source.startswith(b"run", j) or source.startswith(b"default", j)):
             return True
         i = source.find(b"def", i + 3)
     return False
 
 
-def _defines_run(source, path):
-    """Does the module body define run()? Parses only (ast.parse without importing ast.py)."""
+def _entry_point(source, path):
+    """"run" when the module body defines run(), else "default" when it
+    defines default(), else None. Parses only (no import of ast.py)."""
     import _ast
 
     tree = compile(source, path, "exec", _ast.PyCF_ONLY_AST, dont_inherit=True)
-    return any(type(node) in (_ast.FunctionDef, _ast.AsyncFunctionDef) and node.name == "run"
-               for node in tree.body)
+    names = {node.name for node in tree.body
+             if type(node) in (_ast.FunctionDef, _ast.AsyncFunctionDef)}
+    return "run" if "run" in names else "default" if "default" in names else None
 
 
 def _codec():
@@ -176,7 +187,7 @@ def _print_traceback(e):
         pass
 
 
-def _load_run(path):
+def _load_run(path, entry):
     try:  # what importlib.util re-exports, already loaded at start-up
         from _frozen_importlib import module_from_spec
         from _frozen_importlib_external import spec_from_file_location
@@ -186,22 +197,26 @@ def _load_run(path):
     module = module_from_spec(spec)
     sys.modules[TOOL_MODULE] = module
     spec.loader.exec_module(module)
-    return module.run
+    return getattr(module, entry)
 
 
-def _call(path, loads, dumps):
+def _call(path, entry, loads, dumps):
     """Everything the tool can influence; returns the response bytes."""
     try:
         args = loads(sys.stdin.buffer.read())
-        run = _load_run(path)
+        run = _load_run(path, entry)
         result = run(args)
         if type(result) is _COROUTINE:
             import asyncio
 
             result = asyncio.run(result)
     except MemoryError as e:
-        _print_traceback(e)
-        return OUT_OF_MEMORY
+        try:  # the tool's own words ("" when Python itself ran out)
+            return _error(dumps, "MemoryError", _message(e))
+        except MemoryError:
+            return OUT_OF_MEMORY
+        finally:
+            _print_traceback(e)
     except BaseException as e:
         _print_traceback(e)
         return _error(dumps, type(e).__name__, _message(e))
@@ -218,15 +233,7 @@ def _call(path, loads, dumps):
         return _error(dumps, "TypeError", NOT_JSON + _message(e))
 
 
-def _run_mode(path):
-    loads, dumps = _codec()
-    out = os.dup(1)  # the real stdout; os.dup makes it close-on-exec
-    os.dup2(2, 1)  # fd 1 is stderr now, for this process and its children
-    sys.stdout = sys.stderr
-    try:
-        response = _call(path, loads, dumps)
-    except MemoryError:
-        response = OUT_OF_MEMORY
+def _write_response(out, response):
     try:
         view = memoryview(response)
         while view:
@@ -235,6 +242,36 @@ def _run_mode(path):
     except OSError as e:
         sys.stderr.write(f"harness: cannot write the response: {e.strerror}\n")
         sys.exit(1)
+
+
+def _run_mode(path, entry):
+    loads, dumps = _codec()
+    out = os.dup(1)  # the real stdout; os.dup makes it close-on-exec
+    os.dup2(2, 1)  # fd 1 is stderr now, for this process and its children
+    sys.stdout = sys.stderr
+    try:
+        response = _call(path, entry, loads, dumps)
+    except MemoryError:
+        response = OUT_OF_MEMORY
+    _write_response(out, response)
+
+
+def _syntax_error(e):
+    """TOOL.py does not compile: python3's report on stderr, the error as
+    the response on stdout."""
+    sys.stderr.write("".join(_format_syntax_error(e)))
+    _, dumps = _codec()
+    _write_response(1, _error(dumps, type(e).__name__, _message(e)))
+    sys.exit(0)
+
+
+def _format_syntax_error(e):
+    try:
+        import traceback
+
+        return traceback.format_exception_only(type(e), e)
+    except BaseException:
+        return [f"{type(e).__name__}: {e}\n"]
 
 
 def _script_mode(path, code):
@@ -262,17 +299,18 @@ def main():
     except OSError as e:
         _fail(f"can't open file {path!r}: [Errno {e.errno}] {e.strerror}")
     sys.argv = [path]
+    entry = code = None
     try:
-        if _mentions_def_run(source) and _defines_run(source, path):
-            code = None
-        else:
+        if _mentions_def_run(source):
+            entry = _entry_point(source, path)
+        if entry is None:
             code = compile(source, path, "exec", dont_inherit=True)
-    except SyntaxError as e:
-        _fail(f"{path}:{e.lineno}:{e.offset}: {type(e).__name__}: {e.msg}")
+    except SyntaxError as e:  # IndentationError, TabError: the tool's own failure
+        _syntax_error(e)
     except (ValueError, RecursionError, MemoryError) as e:  # null bytes, bad encoding, too deep
         _fail(f"{path}: {type(e).__name__}: {e}")
-    if code is None:
-        _run_mode(path)
+    if entry is not None:
+        _run_mode(path, entry)
     else:
         del source
         _script_mode(path, code)

@@ -946,8 +946,11 @@ _Noreturn static void verb_call(struct ctx *c)
 		memset(&resp, 0, sizeof(resp));
 		print_envelope(c, &resp, "InvalidResponse", msg, 1);
 	}
-	if (!resp.ok && resp.err_type && strcmp(resp.err_type, "MemoryError") == 0) {
-		/* the tool's word for it: its allocation failed under the cap */
+	if (!resp.ok && resp.err_type && strcmp(resp.err_type, "MemoryError") == 0 &&
+	    c->out.memory_peak_bytes.known &&
+	    TC_MEMORY_PEAK_AT_LIMIT(c->out.memory_peak_bytes.value,
+				    c->cfg.limit[TC_LIMIT_MEMORY])) {
+		/* the tool's word, and the measured peak at the cap */
 		c->out.status = TC_STATUS_MEMORY_LIMIT;
 		c->out.status_inferred = true;
 	}

@@ -305,7 +305,7 @@ static bool last_line_is(const struct tc_stream *st, const char *prefix)
 }
 
 static void fill_status(const struct tc_supervisor *s, int init_signal, uint64_t cpu_ms,
-			struct tc_outcome *o)
+			uint64_t mem_peak, struct tc_outcome *o)
 {
 	int st = s->tool_status;
 
@@ -382,8 +382,9 @@ static void fill_status(const struct tc_supervisor *s, int init_signal, uint64_t
 		o->status = o->exit_code == 0 ? TC_STATUS_OK : TC_STATUS_EXIT_NONZERO;
 		if (s->exec_errno) {
 			o->err = s->tool_err;
-		} else if (o->exit_code != 0 && last_line_is(&s->err, "MemoryError")) {
-			/* Python's answer to the address-space rlimit */
+		} else if (o->exit_code != 0 && last_line_is(&s->err, "MemoryError") &&
+			   TC_MEMORY_PEAK_AT_LIMIT(mem_peak, s->memory_max)) {
+			/* Python's answer to the address-space rlimit, measured */
 			o->status = TC_STATUS_MEMORY_LIMIT;
 			o->status_inferred = true;
 		} else if (o->exit_code != 0 && s->tasks_peak >= s->tasks_max &&
@@ -502,7 +503,7 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 	uint64_t cpu_ms = (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000 +
 			  (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1000;
 
-	fill_status(s, init_signal, cpu_ms, o);
+	fill_status(s, init_signal, cpu_ms, s->rss_peak > maxrss ? s->rss_peak : maxrss, o);
 	o->wall_ms = ((s->end_ns ? s->end_ns : tc_now_ns()) - r->t_cloned) / 1000000;
 	o->cpu_user_ms =
 		(uint64_t)ru->ru_utime.tv_sec * 1000 + (uint64_t)ru->ru_utime.tv_usec / 1000;

@@ -53,6 +53,13 @@ struct tc_maybe {
 #define TC_NS_UTS    (1u << 5)
 #define TC_NS_CGROUP (1u << 6)
 
+/* A MemoryError alone is only the tool's word (it can raise one itself):
+ * memory_limit is inferred from it only when the measured peak came
+ * within a quarter of the limit (Python's gradual fill reaches 90-98% of
+ * the address-space rlimit). One huge allocation the rlimit refused leaves
+ * the peak low and says nothing more than the tool's own MemoryError. */
+#define TC_MEMORY_PEAK_AT_LIMIT(peak, limit) ((peak) >= (limit) / 4 * 3)
+
 struct tc_outcome {
 	enum tc_status status;
 	bool status_inferred;

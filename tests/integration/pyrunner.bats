@@ -180,21 +180,87 @@ error_keys() {
 
 # ---------------------------------------------------------------- limits
 
-@test "pyrunner: a tool past --memory inside Python is error type MemoryError (MemoryLimit where cgroup v2 kills it)" {
-	pyrun memory_hog.py '{"mb": 200}' --memory 64M
+@test "pyrunner: a tool filling memory past --memory is MemoryError, status memory_limit (the measured peak at the limit)" {
+	pyrun memory_hog.py '{"mb": 200, "step_mb": 1}' --memory 64M
 	[ "$status" -eq 1 ]
 	[ "$(result ok)" = false ]
 	[ "$(result meta.status)" = memory_limit ]
 	if [ "$(jget limits.memory.enforced_by "$TC_TMP/record.json")" = rlimit ]; then
 		[ "$(result error.type)" = MemoryError ]
+		[ "$(result error.message)" = "" ]
 		[ "$(result error.source)" = tool ]
 		[ "$(error_keys)" = "message source type" ]
+		[ "$(result meta.status_inferred)" = true ]
+		[ "$(result meta.memory_peak_bytes)" -ge $((48 << 20)) ]
 	else
 		[[ "$(result error.type)" == MemoryLimit || "$(result error.type)" == MemoryError ]]
+	fi
+}
+
+@test "pyrunner: one allocation the address-space limit refuses is the tool's MemoryError, not a measured memory_limit" {
+	pyrun memory_hog.py '{"mb": 200}' --memory 64M
+	[ "$status" -eq 1 ]
+	[ "$(result ok)" = false ]
+	[ "$(result error.type)" = MemoryError ]
+	[ "$(result error.message)" = "" ]
+	[ "$(result error.source)" = tool ]
+	if [ "$(jget limits.memory.enforced_by "$TC_TMP/record.json")" = rlimit ]; then
+		# toolcell never saw the memory in use: it says what it measured
+		[ "$(result meta.status)" = ok ]
+		[ "$(result meta.memory_peak_bytes)" -lt $((48 << 20)) ]
 	fi
 	pyrun memory_hog.py '{"mb": 16}' --memory 64M
 	[ "$status" -eq 0 ]
 	[ "$(result data.allocated_mb)" = 16 ]
+}
+
+@test "pyrunner (Arium 1.6 'should handle MemoryError'): a tool's own raise MemoryError keeps type and message; no memory_limit" {
+	printf 'def run(args):\n    raise MemoryError("Memory limit exceeded")\n' >"$TC_TMP/raise_mem.py"
+	chmod 644 "$TC_TMP/raise_mem.py"
+	capture "$TOOLCELL" call --memory 64M --result "$TC_TMP/record.json" "$TC_TMP/raise_mem.py" < <(printf '{}')
+	[ "$status" -eq 1 ]
+	[ "$(result ok)" = false ]
+	[ "$(result error.type)" = MemoryError ]
+	[ "$(result error.message)" = "Memory limit exceeded" ]
+	[ "$(result error.source)" = tool ]
+	[ "$(result meta.status)" = ok ]
+	[ "$(jget status "$TC_TMP/record.json")" = ok ]
+	# the same under toolcell python: exit 1 with the traceback, status exit_nonzero
+	capture "$TOOLCELL" python --memory 64M --result "$TC_TMP/record.json" -c 'raise MemoryError("mine")'
+	[ "$status" -eq 1 ]
+	[ "$(tail -n 1 "$TC_TMP/stderr")" = "MemoryError: mine" ]
+	[ "$(jget status "$TC_TMP/record.json")" = exit_nonzero ]
+}
+
+@test "pyrunner: a tool with a SyntaxError answers {ok: false, error: {type: SyntaxError}} with the line, not InvalidResponse" {
+	printf 'import json\n\ndef run(args)\n    return 1\n' >"$TC_TMP/syntax.py"
+	chmod 644 "$TC_TMP/syntax.py"
+	capture "$TOOLCELL" call "$TC_TMP/syntax.py" < <(printf '{}')
+	[ "$status" -eq 1 ]
+	[ "$(result ok)" = false ]
+	[ "$(result error.type)" = SyntaxError ]
+	[ "$(result error.message)" = "expected ':' (syntax.py, line 3)" ]
+	[ "$(result error.source)" = tool ]
+	[ "$(head -n 1 "$TC_TMP/stderr")" = "  File \"$TC_TMP/syntax.py\", line 3" ]
+	[ "$(tail -n 1 "$TC_TMP/stderr")" = "SyntaxError: expected ':'" ]
+	# a script-mode tool too, and IndentationError keeps its own name
+	printf 'print(1)\n  print(2)\n' >"$TC_TMP/indent.py"
+	chmod 644 "$TC_TMP/indent.py"
+	capture "$TOOLCELL" call "$TC_TMP/indent.py" < <(printf '{}')
+	[ "$status" -eq 1 ]
+	[ "$(result error.type)" = IndentationError ]
+	[ "$(result error.message)" = "unexpected indent (indent.py, line 2)" ]
+}
+
+@test "pyrunner 8b9ee80: default(args) is called when the tool has no run(); run() wins when both" {
+	printf 'def default(args):\n    return {"via": "default", "n": args["n"]}\n' >"$TC_TMP/dflt.py"
+	printf 'def default(args):\n    return "default"\n\ndef run(args):\n    return "run"\n' >"$TC_TMP/both.py"
+	chmod 644 "$TC_TMP/dflt.py" "$TC_TMP/both.py"
+	capture "$TOOLCELL" call "$TC_TMP/dflt.py" < <(printf '{"n": 7}')
+	[ "$status" -eq 0 ]
+	[ "$(result data)" = '{"n": 7, "via": "default"}' ]
+	capture "$TOOLCELL" call "$TC_TMP/both.py" < <(printf '{}')
+	[ "$(result data)" = run ]
 }
 
 @test "pyrunner: a tool that sets its own RLIMIT_AS (as PyRunner's wrapper does) gets MemoryError at its own limit" {
@@ -273,4 +339,99 @@ wrapper() {
 	# the same bytes bare python3 prints
 	(cd /tmp && "$PY" "$dir/tool.py") <"$TC_TMP/args.json" >"$TC_TMP/want" 2>/dev/null || true
 	same_bytes "$TC_TMP/stdout" "$TC_TMP/want"
+}
+
+# arium TOOL_CODE MAX_MB: Arium HEAD's generated tool.py around TOOL_CODE in
+# a fresh $TC_TMP/arium-py-N/, printed
+arium() {
+	local dir
+	dir=$(mktemp -d "$TC_TMP/arium-py-XXXXXX")
+	chmod 755 "$dir"
+	printf '%s' "$1" | "$PY" -I "$BATS_TEST_DIRNAME/tools/pyrunner/arium_head_wrapper.py" "$2" >"$dir/tool.py"
+	chmod 644 "$dir/tool.py"
+	echo "$dir/tool.py"
+}
+
+# arium_run PATH_DIR TOOL.py ARGS_JSON: `python3 TOOL.py` as Arium HEAD
+# spawns it (PATH lookup, node's cwd, JSON without newline on stdin)
+arium_run() {
+	printf '%s' "$3" >"$TC_TMP/args.json"
+	status=0
+	(cd /tmp && PATH="$1:$PATH" python3 "$2") <"$TC_TMP/args.json" >"$TC_TMP/stdout" 2>"$TC_TMP/stderr" || status=$?
+}
+
+# The contract's observed answers (CLIENTS.md 002), through a folder on PATH
+# whose python3 is a link to toolcell-python: bytes as bare python3's
+arium_contract() {
+	local bin=$1 t
+	t=$(arium '
+    def run(args):
+        return {"wordCount": len(args["text"].split())}
+' 256)
+	arium_run "$bin" "$t" '{"text": "a b c"}'
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = '{"ok": true, "data": {"wordCount": 3}}' ]
+	t=$(arium 'def run(args): return "plain"' 256)
+	arium_run "$bin" "$t" ''
+	[ "$(cat "$TC_TMP/stdout")" = '{"ok": true, "data": "plain"}' ]
+	t=$(arium 'def run(args): raise ValueError("bad")' 256)
+	arium_run "$bin" "$t" '{}'
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = '{"ok": false, "error": {"type": "ValueError", "message": "bad"}}' ]
+	# Arium's own test 1.6: an indented raise MemoryError (dedented by the runner)
+	t=$(arium '
+        def run(args):
+            raise MemoryError("Memory limit exceeded")
+' 64)
+	arium_run "$bin" "$t" '{}'
+	[ "$(cat "$TC_TMP/stdout")" = '{"ok": false, "error": {"type": "MemoryError", "message": "Memory limit exceeded"}}' ]
+	grep -q 'resource.setrlimit' "$t"
+	grep -q '64 \* 1024 \* 1024' "$t"
+	t=$(arium 'def run(args): return len(bytearray(200 * 1024 * 1024))' 64)
+	arium_run "$bin" "$t" '{}'
+	[ "$(cat "$TC_TMP/stdout")" = '{"ok": false, "error": {"type": "MemoryError", "message": ""}}' ]
+	t=$(arium 'import sys
+def run(args): sys.exit(3)' 256)
+	arium_run "$bin" "$t" '{}'
+	[ "$status" -eq 3 ]
+	[ ! -s "$TC_TMP/stdout" ]
+}
+
+@test "Arium HEAD: python3 found on PATH is a link to an installed toolcell-python; the contract's answers hold" {
+	local w
+	w=$(wrapper) || tc_skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
+	mkdir "$TC_TMP/pybin"
+	chmod 755 "$TC_TMP/pybin"
+	ln -s "$w" "$TC_TMP/pybin/python3"
+	# it is toolcell that runs it: the sandbox's hostname, not the host's
+	printf 'import socket\nprint(socket.gethostname())\n' >"$TC_TMP/host.py"
+	chmod 644 "$TC_TMP/host.py"
+	[ "$(PATH="$TC_TMP/pybin:$PATH" python3 "$TC_TMP/host.py")" = toolcell ]
+	arium_contract "$TC_TMP/pybin"
+}
+
+@test "Arium HEAD: the same link to tools/toolcell-python in a source tree runs build/toolcell" {
+	local src=${TC_SOURCE:-$BATS_TEST_DIRNAME/../..}
+	[ -x "$src/tools/toolcell-python" ] && [ -x "$src/build/toolcell" ] && [ -d "$src/build/rootfs" ] ||
+		tc_skip "no source tree with build/ (set TC_SOURCE)"
+	mkdir "$TC_TMP/pybin"
+	chmod 755 "$TC_TMP/pybin"
+	ln -s "$src/tools/toolcell-python" "$TC_TMP/pybin/python3"
+	printf 'import socket\nprint(socket.gethostname())\n' >"$TC_TMP/host.py"
+	chmod 644 "$TC_TMP/host.py"
+	[ "$(cd /tmp && env -i PATH="$TC_TMP/pybin:/usr/bin:/bin" python3 "$TC_TMP/host.py")" = toolcell ]
+	arium_contract "$TC_TMP/pybin"
+}
+
+@test "Arium 8b9ee80: validate() is pythonPath -m py_compile FILE through toolcell-python" {
+	local w
+	w=$(wrapper) || tc_skip "tools/toolcell-python not found (set TC_SOURCE to the repository)"
+	printf 'def run(args):\n    return 1\n' >"$TC_TMP/good.py"
+	printf 'def run(args)\n    return 1\n' >"$TC_TMP/bad.py"
+	chmod 644 "$TC_TMP/good.py" "$TC_TMP/bad.py"
+	capture "$w" -m py_compile "$TC_TMP/good.py"
+	[ "$status" -eq 0 ]
+	capture "$w" -m py_compile "$TC_TMP/bad.py"
+	[ "$status" -eq 1 ]
+	[ "$(tail -n 1 "$TC_TMP/stderr")" = "SyntaxError: expected ':'" ]
 }
