@@ -346,7 +346,14 @@ EOF
 )
 	call "$t" '{}'
 	[ "$status" -eq 0 ]
-	[ "$output" = '{"ok":false,"error":{"type":"MemoryError","message":"out of memory"}}' ]
+	[ "$output" = '{"ok":false,"error":{"type":"MemoryError","message":""}}' ]
+	t=$(tool oom2 <<'EOF'
+def run(args):
+    raise MemoryError("Memory limit exceeded")
+EOF
+)
+	call "$t" '{}'
+	[ "$output" = '{"ok":false,"error":{"type":"MemoryError","message":"Memory limit exceeded"}}' ]
 }
 
 @test "harness: a tool without a top-level run() is a script: stdin, stdout and exit status are its own" {
@@ -377,24 +384,25 @@ EOF
 	[ "${stderr_lines[-1]}" = "ZeroDivisionError: division by zero" ]
 }
 
-@test "harness: an unreadable tool or a syntax error is one line on stderr and exit 2" {
+@test "harness: a syntax error is the tool's error document, exit 0; an unreadable tool is one line on stderr and exit 2" {
 	t=$(tool bad <<'EOF'
 def run(args:
     return 1
 EOF
 )
 	call "$t" '{}'
-	[ "$status" -eq 2 ]
-	[ "$output" = "" ]
-	[ "$stderr" = "harness: $t:1:8: SyntaxError: '(' was never closed" ]
+	[ "$status" -eq 0 ]
+	[ "$output" = '{"ok":false,"error":{"type":"SyntaxError","message":"'"'"'('"'"' was never closed (bad.py, line 1)"}}' ]
+	# (bats drops the leading blanks of $stderr)
+	[[ "$stderr" == *"File \"$t\", line 1"$'\n'* ]]
+	[ "${stderr_lines[-1]}" = "SyntaxError: '(' was never closed" ]
 	t=$(tool bad2 <<'EOF'
 print("no run here"
 EOF
 )
 	call "$t" '{}'
-	[ "$status" -eq 2 ]
-	[ "$output" = "" ]
-	[ "${#stderr_lines[@]}" -eq 1 ]
+	[ "$status" -eq 0 ]
+	[ "$output" = '{"ok":false,"error":{"type":"SyntaxError","message":"'"'"'('"'"' was never closed (bad2.py, line 1)"}}' ]
 	call "$BATS_TEST_TMPDIR/missing.py" '{}'
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "harness: can't open file '$BATS_TEST_TMPDIR/missing.py': [Errno 2] No such file or directory" ]

@@ -58,7 +58,9 @@ class Call(EnvCase):
         self.assertEqual(env["meta"]["status"], "timeout")
 
     def test_memory_limit_is_an_envelope(self):
-        path = tool("client_hog.py", "def run(args):\n    return len(bytearray(200 << 20))\n")
+        # filled step by step, so toolcell measures the memory at the limit
+        path = tool("client_hog.py", "def run(args):\n"
+                    "    return len([bytearray(1 << 20) for _ in range(200)])\n")
         env = tc.call(path, {}, memory="64M")
         self.assertIs(env["ok"], False)
         # rlimits: Python's own MemoryError; cgroup v2: toolcell's MemoryLimit

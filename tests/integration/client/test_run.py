@@ -50,7 +50,8 @@ class Run(EnvCase):
         self.assertEqual(record["status"], "timeout")
 
     def test_memory_limit(self):
-        _, _, _, record = tc.run([PY, "-c", "x = bytearray(200 << 20)"], memory="64M")
+        _, _, _, record = tc.run([PY, "-c", "x = [bytearray(1 << 20) for _ in range(200)]"],
+                                 memory="64M")
         self.assertEqual(record["status"], "memory_limit")
 
     def test_limits_reach_toolcell(self):
