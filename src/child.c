@@ -395,10 +395,6 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	if (tc_net_enter(pending.netns_fd, &e) < 0)
 		fail(a->sync_fd, &e);
 	close(pending.netns_fd);
-	/* every namespace exists now, the helper's included: their own
-	 * limits (the namespace counts go to 0) */
-	if (tc_klimits_enter(a->klimits, &e) < 0)
-		fail(a->sync_fd, &e);
 	stages.t[TC_STAGE_NET] = tc_now_ns();
 
 	/* 4d. The syscall filter, compiled by the parent meanwhile */

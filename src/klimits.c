@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <unistd.h>
 
 #include "toolcell/klimits.h"
@@ -21,6 +20,9 @@ static void put(struct tc_klimits *k, const char *path, const char *prefix, unsi
 	if (k->n >= TC_KLIMITS_MAX)
 		return;
 	k->set[k->n].path = path;
+	/* the IPC ones only the IPC namespace's root may write (the child);
+	 * the rest the network helper writes, beside the child's mounts */
+	k->set[k->n].helper = !tc_startswith(path, "kernel/");
 	snprintf(k->set[k->n].value, sizeof(k->set[k->n].value), "%s%llu", prefix, v);
 	k->n++;
 }
@@ -58,23 +60,21 @@ void tc_klimits_plan(uint64_t memory_limit, bool sysv, struct tc_klimits *ret)
 	put(ret, "kernel/sem", "32 256 32 ", 16);
 }
 
-int tc_klimits_enter(const struct tc_klimits *k, struct tc_error *err)
+int tc_klimits_write(const struct tc_klimits *k, bool helper, const char *proc_sys,
+		     struct tc_error *err)
 {
-	char path[96];
-	int r = 0;
+	char path[128];
 
-	/* the tool's /proc is read-only: a writable one stacked on it for
-	 * these writes alone, gone before the tool exists */
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-		return tc_error_errno(err, "klimits", errno, "cannot mount a proc for the sysctls");
-	for (size_t i = 0; i < k->n && r >= 0; i++) {
-		snprintf(path, sizeof(path), "/proc/sys/%s", k->set[i].path);
+	for (size_t i = 0; i < k->n; i++) {
+		int r;
+
+		if (k->set[i].helper != helper)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", proc_sys, k->set[i].path);
 		r = tc_write_file(path, k->set[i].value);
 		if (r < 0)
-			tc_error_errno(err, "klimits", -r, "cannot set %s to %s", path,
-				       k->set[i].value);
+			return tc_error_errno(err, "klimits", -r, "cannot set %s to %s", path,
+					      k->set[i].value);
 	}
-	if (umount2("/proc", MNT_DETACH) < 0 && r >= 0)
-		r = tc_error_errno(err, "klimits", errno, "cannot detach the sysctls' proc");
-	return r;
+	return 0;
 }

@@ -35,6 +35,25 @@ static const char *const root_links[][2] = {
 	{ "lib64", "usr/lib64" },
 };
 
+/* What the tool's /proc hides: at least what Docker masks (its masked paths;
+ * the whole /proc is read-only here), what tells one sandbox about the
+ * others or about the host (file locks of every sandbox with their host
+ * uids, the kernel's command line, build and configuration, interrupt and
+ * I/O memory maps, key counts per host uid, the boot id). The rest of
+ * Docker's list (bus, fs, irq, sys, sysrq-trigger read-only) is read-only
+ * here with the whole /proc. A directory gets an empty read-only tmpfs. */
+static const struct {
+	const char *path;
+	bool dir;
+} proc_masked[] = {
+	{ "/proc/locks" },	 { "/proc/cmdline" },	    { "/proc/version" },
+	{ "/proc/config.gz" },	 { "/proc/interrupts" },    { "/proc/softirqs" },
+	{ "/proc/iomem" },	 { "/proc/key-users" },	    { "/proc/keys" },
+	{ "/proc/kcore" },	 { "/proc/latency_stats" }, { "/proc/timer_list" },
+	{ "/proc/timer_stats" }, { "/proc/sched_debug" },   { "/proc/sys/kernel/random/boot_id" },
+	{ "/proc/acpi", true },	 { "/proc/asound", true },  { "/proc/scsi", true },
+};
+
 static char *staged(const char *inside)
 {
 	char *s;
@@ -210,6 +229,15 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 		snprintf(buf, sizeof(buf), "/dev/%s", dev_nodes[i]);
 		if (!plan_add(p, TC_MS_MKFILE, NULL, buf, NULL))
 			return -ENOMEM;
+	}
+	/* after the mount points of the /dev nodes: an empty file of theirs
+	 * is what a masked /proc file shows */
+	for (size_t i = 0; i < TC_ARRAY_SIZE(proc_masked); i++) {
+		op = plan_add(p, TC_MS_MASK, proc_masked[i].dir ? NULL : "/dev/null",
+			      proc_masked[i].path, NULL);
+		if (!op)
+			return -ENOMEM;
+		op->is_dir = proc_masked[i].dir;
 	}
 
 	/* 3. Lock: a bind ignores MS_RDONLY, so set read-only, nosuid and
@@ -623,6 +651,17 @@ static int do_step(struct tc_mount_op *op, struct tc_error *err)
 			return tc_error_errno(err, "mount", errno,
 					      "cannot mount /proc for the new PID namespace");
 		return 0;
+	case TC_MS_MASK:
+		/* made read-only by the lock that follows; a kernel without
+		 * the file has nothing to hide */
+		if ((op->is_dir ? mount("tmpfs", op->target, "tmpfs", MS_RDONLY,
+					"size=4k,nr_inodes=2,mode=0555")
+				: mount(TC_STAGING "/dev/null", op->target, NULL, MS_BIND, NULL)) <
+			    0 &&
+		    errno != ENOENT)
+			return tc_error_errno(err, "mount", errno, "cannot hide %s",
+					      op->target + strlen(TC_STAGING));
+		return 0;
 	case TC_MS_LOCK:
 		return set_attrs(TC_STAGING, TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NODEV, true, err);
 	case TC_MS_PIVOT:
@@ -652,8 +691,16 @@ int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 		if (plan->ops[i].step == TC_MS_BIND && !plan->ops[i].missing &&
 		    (!plan->ops[i].trusted || shadowed(plan->ops[i].source)))
 			r = open_source(&plan->ops[i], err);
-	for (size_t i = 0; i < plan->n && r >= 0; i++)
+	for (size_t i = 0; i < plan->n && r >= 0; i++) {
 		r = do_step(&plan->ops[i], err);
+		if (r >= 0 && plan->ops[i].step == TC_MS_PROC && plan->klimits) {
+			char sys[TC_PATH_MAX];
+
+			/* still writable here: the lock comes later */
+			snprintf(sys, sizeof(sys), "%s/sys", plan->ops[i].target);
+			r = tc_klimits_write(plan->klimits, false, sys, err);
+		}
+	}
 	for (size_t i = 0; i < plan->n; i++)
 		if (plan->ops[i].fd >= 0) {
 			close(plan->ops[i].fd);

@@ -58,7 +58,8 @@ static void close_all_but(int a, int b)
 	close_range((unsigned)hi + 1, ~0U, 0);
 }
 
-_Noreturn static void helper_main(int userns_fd, int sock, pid_t toolcell)
+_Noreturn static void helper_main(int userns_fd, int sock, pid_t toolcell,
+				  const struct tc_klimits *klimits)
 {
 	struct tc_msg m = { .type = TC_MSG_NET_FD };
 	int netns_fd;
@@ -83,6 +84,12 @@ _Noreturn static void helper_main(int userns_fd, int sock, pid_t toolcell)
 	}
 	if (lo_up(&m.err) < 0)
 		goto fail;
+	/* the user and network namespaces' own limits (no more namespaces of
+	 * any kind: ours exists now), through our /proc (/proc/sys follows the
+	 * writer's namespaces); a host whose /proc/sys is read-only could not
+	 * give the sandbox a proc at all */
+	if (klimits && tc_klimits_write(klimits, true, "/proc/sys", &m.err) < 0)
+		goto fail;
 	netns_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (netns_fd < 0) {
 		tc_error_errno(&m.err, "net", errno, "cannot open the network namespace");
@@ -95,7 +102,8 @@ fail:
 	_exit(1);
 }
 
-pid_t tc_net_helper_start(pid_t pid, int sock, struct tc_error *err)
+pid_t tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits,
+			  struct tc_error *err)
 {
 	_cleanup_close_ int userns_fd = -1;
 	char path[64];
@@ -109,7 +117,7 @@ pid_t tc_net_helper_start(pid_t pid, int sock, struct tc_error *err)
 	if (helper < 0)
 		return tc_error_errno(err, "net", errno, "cannot start the network helper");
 	if (helper == 0)
-		helper_main(userns_fd, sock, self);
+		helper_main(userns_fd, sock, self, klimits);
 	return helper;
 }
 

@@ -180,6 +180,7 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 		ret = plan_klimits(spec->cfg, r->ids.pool, &r->klimits, err);
 	if (ret < 0)
 		return ret;
+	r->plan.klimits = &r->klimits;
 	tc_landlock_prepare(&r->landlock);
 	r->landlock.writable[r->landlock.n_writable++] = "/tmp";
 	r->landlock.writable[r->landlock.n_writable++] = "/dev/shm";
@@ -229,7 +230,6 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.limit = spec->cfg->limit,
 		.filter_fd = r->filter_pipe[0],
 		.landlock = &r->landlock,
-		.klimits = &r->klimits,
 		.sync_fd = r->sync[1],
 		.parent_pidfd = r->self_pidfd,
 		.parent_fds = { r->sync[0], r->filter_pipe[1], r->in[1], r->out[0], r->err[0] },
@@ -635,7 +635,7 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 		goto fail;
 	r.t_cloned = tc_now_ns();
 	/* the network namespace is made beside the child's mounts, not before */
-	r.net_helper = tc_net_helper_start(r.pid, r.sync[0], err);
+	r.net_helper = tc_net_helper_start(r.pid, r.sync[0], &r.klimits, err);
 	if (r.net_helper > 0) {
 		r.helper_pidfd = pidfd_open(r.net_helper, 0);
 		if (r.helper_pidfd < 0) {

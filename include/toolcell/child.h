@@ -12,7 +12,6 @@
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
-#include "toolcell/klimits.h"
 #include "toolcell/landlock.h"
 #include "toolcell/mount.h"
 #include "toolcell/seccomp.h"
@@ -56,7 +55,6 @@ struct tc_child_args {
 	int filter_fd;		  /* read end of the pipe the parent sends the filter down */
 	struct tc_seccomp filter; /* filled from filter_fd before the tool forks */
 	const struct tc_landlock *landlock;
-	const struct tc_klimits *klimits; /* the namespaces' own sysctls */
 	int sync_fd;
 	/* toolcell itself (a pidfd), and its ends of our pipes and socket,
 	 * which the clone copied: closed first, or our reads would never see

@@ -2,9 +2,11 @@
  * namespaces, which bound what the kernel holds for the tool outside any
  * rlimit (inotify instances and watches, fanotify, new namespaces, System V
  * IPC, TCP buffers, unix datagram queues). tc_klimits_plan (parent, pure)
- * turns the policy's limits into paths and values; tc_klimits_enter (child,
- * after it joined the network namespace) writes them through a proc mount
- * of its own, since the tool's /proc is read-only. */
+ * turns the policy's limits into paths and values. The network helper,
+ * which joins the sandbox's user namespace and makes its network namespace,
+ * writes the user and network ones beside the child's mounts (net.c); only
+ * the IPC ones, which need the IPC namespace's root, are the child's, while
+ * its fresh /proc is still writable (mount.c). */
 #ifndef TOOLCELL_KLIMITS_H
 #define TOOLCELL_KLIMITS_H
 
@@ -26,6 +28,7 @@
 struct tc_klimit {
 	const char *path; /* under /proc/sys */
 	char value[48];
+	bool helper; /* the network helper's to write (else the child's: IPC) */
 };
 
 struct tc_klimits {
@@ -38,10 +41,9 @@ struct tc_klimits {
  * IPC calls and the sandbox has a namespace root to write them). */
 void tc_klimits_plan(uint64_t memory_limit, bool sysv, struct tc_klimits *ret);
 
-/* Child, once every namespace exists (the network helper's included, since
- * the namespace counts go to 0): mount a proc over /proc, write every
- * sysctl, detach it again. Needs CAP_SYS_ADMIN and CAP_SYS_RESOURCE in the
- * sandbox's user namespace (and namespace root for the IPC ones). */
-int tc_klimits_enter(const struct tc_klimits *k, struct tc_error *err);
+/* Write the sysctls whose `helper` is helper, through proc_sys (a /proc/sys).
+ * Both sides of clone: plain syscalls, no allocation. */
+int tc_klimits_write(const struct tc_klimits *k, bool helper, const char *proc_sys,
+		     struct tc_error *err);
 
 #endif

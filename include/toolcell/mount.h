@@ -12,6 +12,7 @@
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
+#include "toolcell/klimits.h"
 
 /* Where the child builds the new root, inside its private mount namespace. */
 #define TC_STAGING "/tmp"
@@ -23,6 +24,8 @@ enum tc_mount_step {
 	TC_MS_BIND,    /* bind source (opened as fd in phase one) onto target, then set attrs */
 	TC_MS_TMPFS,   /* mount a tmpfs on target with options `data`, then set attrs */
 	TC_MS_PROC,    /* mount a fresh proc on target with options `data` */
+	TC_MS_MASK,    /* hide target (under /proc) if it exists: the empty mount point
+			* file of /dev/null on a file, an empty tmpfs on a directory */
 	TC_MS_STAGE,   /* mount the staging tmpfs on TC_STAGING itself */
 	TC_MS_LOCK,    /* read-only, nosuid, nodev on every mount so far (AT_RECURSIVE) */
 	TC_MS_PIVOT,   /* pivot_root into the staging root and detach the old root */
@@ -56,6 +59,9 @@ struct tc_mount_op {
 struct tc_mount_plan {
 	struct tc_mount_op *ops;
 	size_t n, cap;
+	/* the IPC namespace's sysctls, written through the fresh /proc before
+	 * the lock makes it read-only (klimits.h); or NULL */
+	const struct tc_klimits *klimits;
 	char *cwd; /* working directory after pivot_root */
 };
 

@@ -12,12 +12,14 @@
 #include <sys/types.h>
 
 #include "toolcell/error.h"
+#include "toolcell/klimits.h"
 
 /* Parent, after clone: start the helper for the sandbox whose init is pid.
  * It sends TC_MSG_NET_FD (the namespace's fd) or TC_MSG_ERROR to the child
  * over sock, the parent's end of the sync socket. Returns the helper's pid,
  * which the caller reaps with waitpid. */
-pid_t tc_net_helper_start(pid_t pid, int sock, struct tc_error *err);
+pid_t tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits,
+			  struct tc_error *err);
 
 /* Child: join the network namespace the helper sent. */
 int tc_net_enter(int netns_fd, struct tc_error *err);

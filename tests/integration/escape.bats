@@ -690,3 +690,14 @@ json.dump(p, open(sys.argv[2], "w"))' "$BATS_TEST_DIRNAME/../../policies/default
 	exited_ok
 	has "RLIMIT_RTPRIO 0 0" "RLIMIT_NICE 0 0" "oom_score_adj 1000" "nice -5 Permission denied"
 }
+
+@test "/proc hides the host and the other sandboxes: locks, cmdline, version, config, interrupts, iomem, key-users, boot_id, Docker's masks" {
+	esc proc_host_info
+	exited_ok
+	local n
+	for n in locks cmdline version config.gz interrupts softirqs iomem key-users keys \
+		timer_list sys/kernel/random/boot_id acpi asound scsi; do
+		has "$n empty"
+	done
+	has "meminfo readable" "cpuinfo readable" "loadavg readable" "stat readable" "uptime readable"
+}
