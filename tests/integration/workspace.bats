@@ -185,3 +185,123 @@ print("done", flush=True)'
 	[ "$status" -eq 125 ]
 	grep -q 'inside path is /tmp itself' "$TC_TMP/stderr"
 }
+
+# ---------------------------------------------------------------- coreutils' output
+
+# utils_dirs: $TC_TMP/ours and $TC_TMP/core hold cat, ls, printf, env, echo
+# and pwd: links to the workspace rootfs's toolcell-utils (a static binary,
+# so it runs on the host too) and to Debian's coreutils
+utils_dirs() {
+	mkdir -p "$TC_TMP/ours" "$TC_TMP/core"
+	for u in cat ls printf env echo pwd; do
+		ln -sf "$TC_BUILD/rootfs-workspace/usr/bin/toolcell-utils" "$TC_TMP/ours/$u"
+		ln -sf "/usr/bin/$u" "$TC_TMP/core/$u"
+	done
+}
+
+# fixed_tree: files with fixed modes and times (old, recent, future), a
+# symlink, a folder, a FIFO, a dot file, a file without a final newline
+fixed_tree() {
+	cd "$WS" || return 1
+	printf 'alpha\nbeta\n\ngamma' >notes.txt
+	printf 'x\n' >.hidden
+	head -c 5000 /dev/zero >big.bin
+	mkdir sub
+	ln -s notes.txt link
+	mkfifo pipe
+	chmod 644 notes.txt
+	chmod 604 .hidden
+	chmod 4755 big.bin
+	chmod 1777 sub
+	touch -d '2020-01-02 03:04:05 UTC' notes.txt
+	touch -d "$(date -u -d '-3 days' '+%Y-%m-%d 10:11:12') UTC" big.bin sub
+	touch -h -d '2021-06-07 08:09:10 UTC' link
+	touch -d '2037-01-01 00:00:00 UTC' .hidden pipe a.txt
+	touch -d '2019-05-05 05:05:05 UTC' .
+}
+
+# same_as_coreutils UTIL ARGS...: stdout, stderr and status of ours and of
+# Debian's, run by name in $WS (TZ=UTC, LC_ALL=C.UTF-8), byte for byte
+same_as_coreutils() {
+	local side rc
+	for side in ours core; do
+		rc=0
+		(cd "$WS" && env TZ=UTC LC_ALL=C.UTF-8 PATH="$TC_TMP/$side" "$@") \
+			>"$TC_TMP/$side.out" 2>"$TC_TMP/$side.err" </dev/null || rc=$?
+		echo "$rc" >"$TC_TMP/$side.rc"
+	done
+	for f in out err rc; do
+		cmp "$TC_TMP/ours.$f" "$TC_TMP/core.$f" || {
+			echo "$* differs in $f:" >&2
+			diff "$TC_TMP/core.$f" "$TC_TMP/ours.$f" >&2
+			return 1
+		}
+	done
+}
+
+@test "ls -1 -a -A -l, alone and together, print what coreutils' ls prints" {
+	utils_dirs
+	fixed_tree
+	for args in "" "-1" "-a" "-A" "-l" "-la" "-1al" "-l -A" "-l notes.txt link sub" \
+		"sub notes.txt" "-a sub ." "-l missing notes.txt" "link" "-l link" "-l $WS/sub"; do
+		# shellcheck disable=SC2086 # the words are the test's
+		same_as_coreutils ls $args
+	done
+	# an option coreutils has and the workspace's ls has not fails as it would
+	same_as_coreutils ls -z
+}
+
+@test "cat -n, echo -n -e -E, env -i NAME=VALUE, printf, pwd print what coreutils prints" {
+	utils_dirs
+	fixed_tree
+	same_as_coreutils cat notes.txt
+	same_as_coreutils cat -n notes.txt .hidden notes.txt
+	same_as_coreutils cat missing notes.txt
+	same_as_coreutils echo one two
+	same_as_coreutils echo -n no newline
+	same_as_coreutils echo -e 'tab\there\nnl \x41\x4g \0101 \101 \\ \q'
+	same_as_coreutils echo -ne 'a\cb'
+	same_as_coreutils echo -E 'raw\t'
+	same_as_coreutils echo -nx literal
+	same_as_coreutils echo -- -n
+	same_as_coreutils env -i A=1 B=two
+	same_as_coreutils env -i A=1 A=2
+	same_as_coreutils env -i
+	same_as_coreutils env -i -u A B=1
+	same_as_coreutils printf '%s=%d\n' a 1 b 2 c
+	same_as_coreutils printf '%5.2f|%-4s|%04d|%x|%X|%o|%e|%g|%c|%i|%u\n' 3.14159 ab 42 255 255 8 1234.5 0.0001 xyz -5 7
+	same_as_coreutils printf '%d %d %d\n' abc 12x "'A"
+	same_as_coreutils printf '\101\x42\u00e9\t\\\n'
+	same_as_coreutils printf '%b|%s\n' 'a\tb\0101' 'a\tb'
+	same_as_coreutils printf '%b\n' 'stop\cnever'
+	same_as_coreutils printf '%*d|%.*f|%-*s|\n' 5 42 2 3.14159 3 x
+	same_as_coreutils printf 'plain\n' excess
+	same_as_coreutils printf '%s %s\n' only
+	same_as_coreutils printf '%%\n'
+	same_as_coreutils printf
+	same_as_coreutils pwd
+	same_as_coreutils pwd -P
+}
+
+@test "inside the sandbox the utilities print what coreutils prints on the host for the same workspace" {
+	utils_dirs
+	fixed_tree
+	cd /tmp || return 1
+	ws ls -1 -a
+	[ "$status" -eq 0 ]
+	(cd "$WS" && LC_ALL=C.UTF-8 /usr/bin/ls -1 -a) >"$TC_TMP/want"
+	same_bytes "$TC_TMP/stdout" "$TC_TMP/want"
+	ws cat -n notes.txt
+	(cd "$WS" && /usr/bin/cat -n notes.txt) >"$TC_TMP/want"
+	same_bytes "$TC_TMP/stdout" "$TC_TMP/want"
+	ws env -i A=1 B=2
+	printf 'A=1\nB=2\n' >"$TC_TMP/want"
+	same_bytes "$TC_TMP/stdout" "$TC_TMP/want"
+	# ls -l: every column but owner and group, which inside are the
+	# sandbox's ids (the host's owner is not mapped in: the overflow id)
+	ws ls -l
+	[ "$status" -eq 0 ]
+	(cd "$WS" && TZ=UTC LC_ALL=C.UTF-8 /usr/bin/ls -l) >"$TC_TMP/want"
+	cut_owner() { awk '{ if (NF > 4) { $3 = "-"; $4 = "-" } print }' "$1"; }
+	[ "$(cut_owner "$TC_TMP/stdout")" = "$(cut_owner "$TC_TMP/want")" ]
+}
