@@ -29,7 +29,9 @@
 const struct tc_cli_opt tc_cli_opts[] = {
 	{ "--policy", "FILE", OPT_POLICY, VB_SANDBOX | VB(TC_VERB_CHECK),
 	  "the policy: defaults and ceilings for every\n"
-	  "setting (default: the installed default.json)",
+	  "setting. A path, or a name (production) found as\n"
+	  "NAME.json in /etc/toolcell/policies, then among the\n"
+	  "shipped ones (default: default.json, the same way)",
 	  "the policy to check (default: the installed\n"
 	  "default.json)",
 	  "TOOLCELL_POLICY", NULL, "" },
@@ -864,15 +866,26 @@ const char *tc_cli_limit_env(enum tc_limit_id id)
 	return NULL;
 }
 
-/* python's TOOLCELL_* settings, for what the command line left unset. */
-static int python_env(struct cli_parse *p, char *const *envp)
+/* Whether verb takes the option id (its row's verbs). */
+static bool verb_takes(enum tc_verb verb, enum cli_opt_id id)
+{
+	for (size_t i = 0; i < tc_cli_n_opts; i++)
+		if (tc_cli_opts[i].id == id)
+			return tc_cli_opts[i].verbs & VB(verb);
+	return (VB_SANDBOX & VB(verb)) && id == OPT_LIMIT;
+}
+
+/* The TOOLCELL_* settings, for what the command line left unset: each
+ * means its option, for every verb that takes that option. */
+static int env_settings(struct cli_parse *p, enum tc_verb verb, char *const *envp)
 {
 	struct tc_cli *cli = p->cli;
 	struct tc_overrides *o = &cli->overrides;
 	const char *v;
 	int r = 0;
 
-	for (size_t i = 0; i < TC_ARRAY_SIZE(limit_vars) && r >= 0; i++) {
+	for (size_t i = 0; i < TC_ARRAY_SIZE(limit_vars) && r >= 0 && verb_takes(verb, OPT_LIMIT);
+	     i++) {
 		enum tc_limit_id id = limit_vars[i].id;
 
 		if (!o->has[id] && (v = env_get(envp, limit_vars[i].var))) {
@@ -880,31 +893,35 @@ static int python_env(struct cli_parse *p, char *const *envp)
 			o->has[id] = r >= 0;
 		}
 	}
-	if (r >= 0 && !cli->policy_path && (v = env_get(envp, "TOOLCELL_POLICY")))
+#define TAKES(id) (r >= 0 && verb_takes(verb, (id)))
+	if (TAKES(OPT_POLICY) && !cli->policy_path && (v = env_get(envp, "TOOLCELL_POLICY")))
 		r = path_check("TOOLCELL_POLICY", "FILE", cli->policy_path = v, false, p->err);
-	if (r >= 0 && !o->rootfs && (v = env_get(envp, "TOOLCELL_ROOTFS")))
+	if (TAKES(OPT_ROOTFS) && !o->rootfs && (v = env_get(envp, "TOOLCELL_ROOTFS")))
 		r = path_check("TOOLCELL_ROOTFS", "DIR", o->rootfs = v, false, p->err);
-	if (r >= 0 && !o->cgroup_parent && (v = env_get(envp, "TOOLCELL_CGROUP_PARENT")))
+	if (TAKES(OPT_CGROUP_PARENT) && !o->cgroup_parent &&
+	    (v = env_get(envp, "TOOLCELL_CGROUP_PARENT")))
 		r = path_check("TOOLCELL_CGROUP_PARENT", "DIR", o->cgroup_parent = v, false,
 			       p->err);
-	if (r >= 0 && !o->workspace && (v = env_get(envp, "TOOLCELL_WORKSPACE")))
+	if (TAKES(OPT_WORKSPACE) && !o->workspace && (v = env_get(envp, "TOOLCELL_WORKSPACE")))
 		r = workspace_set(p, "TOOLCELL_WORKSPACE", v);
-	if (r >= 0 && !cli->result_path && cli->result_fd < 0 &&
+	if (TAKES(OPT_RESULT) && !cli->result_path && cli->result_fd < 0 &&
 	    (v = env_get(envp, "TOOLCELL_RESULT")))
 		r = path_check("TOOLCELL_RESULT", "FILE", cli->result_path = v, false, p->err);
-	if (r >= 0 && !p->cli_ro_bind && (v = env_get(envp, "TOOLCELL_RO_BIND")))
+	if (TAKES(OPT_RO_BIND) && !p->cli_ro_bind && (v = env_get(envp, "TOOLCELL_RO_BIND")))
 		r = env_list(p, "TOOLCELL_RO_BIND", v, OPT_RO_BIND);
-	if (r >= 0 && !p->cli_bind && (v = env_get(envp, "TOOLCELL_BIND")))
+	if (TAKES(OPT_BIND) && !p->cli_bind && (v = env_get(envp, "TOOLCELL_BIND")))
 		r = env_list(p, "TOOLCELL_BIND", v, OPT_BIND);
-	if (r >= 0 && !p->cli_pass_env && (v = env_get(envp, "TOOLCELL_PASS_ENV")))
+	if (TAKES(OPT_PASS_ENV) && !p->cli_pass_env && (v = env_get(envp, "TOOLCELL_PASS_ENV")))
 		r = env_list(p, "TOOLCELL_PASS_ENV", v, OPT_PASS_ENV);
-	if (r >= 0 && !cli->script_dir && (v = env_get(envp, "TOOLCELL_SCRIPT_DIR"))) {
+	if (TAKES(OPT_SCRIPT_DIR) && !cli->script_dir &&
+	    (v = env_get(envp, "TOOLCELL_SCRIPT_DIR"))) {
 		if (strcmp(v, "1") && strcmp(v, "0"))
 			return tc_error_set(p->err, STAGE, EINVAL,
 					    "TOOLCELL_SCRIPT_DIR: expected 1 or 0, got '%s'",
 					    SHOWN(v));
 		cli->script_dir = !strcmp(v, "1");
 	}
+#undef TAKES
 	return r;
 }
 
@@ -941,11 +958,12 @@ static int parse_sandbox(struct cli_parse *p, enum tc_verb verb, int argc, char 
 			return tc_error_set(
 				p->err, STAGE, EINVAL,
 				"run: missing PROGRAM (usage: toolcell run [OPTIONS] [--] PROGRAM [ARGS...])");
-		return too_many_args(p);
+		r = too_many_args(p);
+		return r < 0 ? r : env_settings(p, verb, envp);
 	case TC_VERB_PYTHON:
 		cli->script_index = python_script_index(cli->argc, cli->argv);
 		r = too_many_args(p);
-		return r < 0 ? r : python_env(p, envp);
+		return r < 0 ? r : env_settings(p, verb, envp);
 	case TC_VERB_CALL:
 		if (cli->argc == 0)
 			return tc_error_set(
@@ -956,7 +974,7 @@ static int parse_sandbox(struct cli_parse *p, enum tc_verb verb, int argc, char 
 				p->err, STAGE, EINVAL,
 				"call: unexpected argument '%s' after TOOL.py; the request comes on stdin",
 				SHOWN(cli->argv[1]));
-		return 0;
+		return env_settings(p, verb, envp);
 	case TC_VERB_SESSION:
 		if (cli->argc > 0)
 			return tc_error_set(
@@ -964,7 +982,7 @@ static int parse_sandbox(struct cli_parse *p, enum tc_verb verb, int argc, char 
 				"session: unexpected argument '%s'; requests come on stdin, "
 				"one JSON object per line",
 				SHOWN(cli->argv[0]));
-		return 0;
+		return env_settings(p, verb, envp);
 	case TC_VERB_NONE:
 	case TC_VERB_CHECK:
 	case TC_VERB_POLICY_CHECK:
@@ -975,7 +993,7 @@ static int parse_sandbox(struct cli_parse *p, enum tc_verb verb, int argc, char 
 	return 0;
 }
 
-static int parse_check(struct cli_parse *p, int argc, char **argv)
+static int parse_check(struct cli_parse *p, int argc, char **argv, char *const *envp)
 {
 	bool help = false;
 	int i = 2, r;
@@ -993,7 +1011,7 @@ static int parse_check(struct cli_parse *p, int argc, char **argv)
 			p->err, STAGE, EINVAL,
 			"check: unexpected argument '%s' (usage: toolcell check [--policy FILE])",
 			SHOWN(argv[i]));
-	return 0;
+	return env_settings(p, TC_VERB_CHECK, envp);
 }
 
 static bool is_help(const char *arg)
@@ -1133,7 +1151,7 @@ static int parse_verb(struct cli_parse *p, int argc, char **argv, char *const *e
 		case TC_VERB_SESSION:
 			return parse_sandbox(p, cli_verbs[v].verb, argc, argv, envp);
 		case TC_VERB_CHECK:
-			return parse_check(p, argc, argv);
+			return parse_check(p, argc, argv, envp);
 		case TC_VERB_POLICY_CHECK:
 			return parse_policy(p, argc, argv);
 		case TC_VERB_VERSION:
@@ -1430,33 +1448,37 @@ static const char *opt_or(enum tc_limit_id id)
 	return buf[id];
 }
 
-static void help_python_env(struct help_buf *b)
+/* The TOOLCELL_* variables of the options verb takes. */
+static void help_env(struct help_buf *b, enum tc_verb verb)
 {
 	char left[80], desc[96];
 
-	hb_printf(b, "Settings from the environment, for a caller that uses toolcell python\n"
-		     "as its interpreter path and cannot pass options (tools/toolcell-python).\n"
-		     "An option on the command line wins over its variable; a list option\n"
-		     "given at all replaces its variable's whole list; an empty variable\n"
-		     "counts as unset; no TOOLCELL_* variable reaches the tool:\n");
+	hb_printf(b, "Settings from the environment, for a caller that cannot pass options\n"
+		     "(tools/toolcell-python as an interpreter path): each means its option,\n"
+		     "for every command that takes the option. An option on the command line\n"
+		     "wins over its variable; a list option given at all replaces its\n"
+		     "variable's whole list; an empty variable counts as unset; no TOOLCELL_*\n"
+		     "variable reaches the tool:\n");
 	for (size_t i = 0; i < tc_cli_n_opts; i++) {
 		const struct tc_cli_opt *o = &tc_cli_opts[i];
 
-		if (!o->env)
+		if (!o->env || !(o->verbs & VB(verb)))
 			continue;
 		snprintf(left, sizeof(left), "%s=%s", o->env,
 			 o->env_value ? o->env_value : o->metavar);
 		snprintf(desc, sizeof(desc), "as %s%s", o->name, o->env_note);
 		hb_opt(b, left, desc);
 	}
-	for (size_t i = 0; i < TC_ARRAY_SIZE(limit_vars); i++) {
+	for (size_t i = 0; i < TC_ARRAY_SIZE(limit_vars) && (VB_SANDBOX & VB(verb)); i++) {
 		const struct tc_limit_info *li = &tc_limit_info[limit_vars[i].id];
 
 		snprintf(left, sizeof(left), "%s=%s", limit_vars[i].var,
 			 tc_cli_unit_metavar(li->unit));
 		hb_opt(b, left, opt_or(limit_vars[i].id));
 	}
-	hb_printf(b, "A path in a comma-separated list cannot itself contain ','.\n\n");
+	if (VB_SANDBOX & VB(verb))
+		hb_printf(b, "A path in a comma-separated list cannot itself contain ','.\n");
+	hb_printf(b, "\n");
 }
 
 static void help_overview(struct help_buf *b)
@@ -1517,6 +1539,7 @@ static void help_run(struct help_buf *b)
 		     "whatever follows \"--\", is PROGRAM; everything after it goes to PROGRAM\n"
 		     "untouched. toolcell prints nothing of its own on stdout.\n"
 		     "\n");
+	help_env(b, TC_VERB_RUN);
 	help_options(b, TC_VERB_RUN);
 	hb_printf(b, "\n%s", help_exit_relay);
 }
@@ -1548,7 +1571,7 @@ static void help_python(struct help_buf *b)
 		     "the script and -m py_compile works on a read-only bind. toolcell prints\n"
 		     "nothing of its own on stdout.\n"
 		     "\n");
-	help_python_env(b);
+	help_env(b, TC_VERB_PYTHON);
 	help_options(b, TC_VERB_PYTHON);
 	hb_printf(b, "\n%s", help_exit_relay);
 }
@@ -1587,6 +1610,7 @@ static void help_call(struct help_buf *b)
 		  tc_limit_info[TC_LIMIT_REQUEST].option ? tc_limit_info[TC_LIMIT_REQUEST].option
 							 : "request",
 		  TC_JSON_DEPTH_MAX);
+	help_env(b, TC_VERB_CALL);
 	help_options(b, TC_VERB_CALL);
 	hb_printf(b, "\n%s", help_exit_call);
 }
@@ -1626,6 +1650,7 @@ static void help_session(struct help_buf *b)
 		     "types: Timeout, MemoryLimit, PidsLimit, OutputLimit, SyscallDenied,\n"
 		     "SandboxExited, SandboxError, InvalidResponse.\n"
 		     "\n");
+	help_env(b, TC_VERB_SESSION);
 	help_options(b, TC_VERB_SESSION);
 	hb_printf(b, "\nExit status: 0 when the session ended (shutdown or EOF); 125 when an\n"
 		     "option or the policy is refused (before any request is read).\n");
@@ -1642,7 +1667,9 @@ static void help_check(struct help_buf *b)
 		     "\n"
 		     "Options:\n");
 	help_opt_rows(b, TC_VERB_CHECK);
-	hb_printf(b, "\nExit status: 0 when the policy can run on this host; 125 when it\n"
+	hb_printf(b, "\n");
+	help_env(b, TC_VERB_CHECK);
+	hb_printf(b, "Exit status: 0 when the policy can run on this host; 125 when it\n"
 		     "cannot, or the policy is invalid (the reason on stderr).\n");
 }
 

@@ -22,6 +22,7 @@
 #include "toolcell/rootfs.h"
 #include "toolcell/sandbox.h"
 #include "toolcell/session.h"
+#include "toolcell/site.h"
 #include "toolcell/sha256.h"
 #include "toolcell/util.h"
 
@@ -109,6 +110,9 @@ static void find_exe_dir(void)
 	buf[n] = '\0';
 	snprintf(exe_dir, sizeof(exe_dir), "%s", dirname(buf));
 }
+
+/* toolcell.conf and the site folder (site.h), read by load_config */
+static struct tc_site site;
 
 static char *default_path(const char *build_rel, const char *install_rel)
 {
@@ -233,14 +237,26 @@ static void load_config(struct ctx *c)
 	struct tc_error e = { 0 };
 	char why[TC_ERROR_MESSAGE_MAX];
 
-	c->policy_path = c->cli.policy_path
-				 ? strdup(c->cli.policy_path)
-				 : default_path("policies/default.json",
-						TOOLCELL_INSTALL_POLICY_REL "/default.json");
-	if (!c->policy_path)
+	_cleanup_free_ char *shipped = default_path("policies", TOOLCELL_INSTALL_POLICY_REL);
+	const char *pinned_rootfs;
+
+	if (!shipped)
 		die_with("main", ENOMEM, "out of memory");
+	/* the administrator's toolcell.conf and policies come first */
+	if (tc_site_load(exe_dir, TOOLCELL_SYSCONF_DIR, &site, &e) < 0 ||
+	    tc_site_policy(&site, c->cli.policy_path, shipped, &c->policy_path, &e) < 0)
+		die(&e);
 	if (tc_policy_load(c->policy_path, &c->policy, &e) < 0)
 		die(&e);
+	if (tc_site_rootfs(&site, c->cli.overrides.rootfs, &pinned_rootfs, &e) < 0)
+		die(&e);
+	if (pinned_rootfs) {
+		/* the pin stands in for the policy's own variant, not a caller's choice */
+		free(c->policy.rootfs_name);
+		c->policy.rootfs_name =
+			strcmp(pinned_rootfs, "default") ? strdup(pinned_rootfs) : NULL;
+		c->cli.overrides.rootfs = NULL;
+	}
 	choose_rootfs(c);
 	if (tc_policy_apply(&c->policy, &c->cli.overrides, environ, c->rootfs, &c->cfg, &e) < 0)
 		die(&e);

@@ -46,13 +46,11 @@ struct tc_cli {
 	size_t n_owned;
 };
 
-/* Parse argc/argv (argv[0] is "toolcell"). envp is the environment, read
- * only for `python` (TOOLCELL_POLICY, TOOLCELL_MEMORY, TOOLCELL_TIMEOUT,
- * TOOLCELL_CPUS, TOOLCELL_PIDS, TOOLCELL_RO_BIND, TOOLCELL_BIND,
- * TOOLCELL_WORKSPACE, TOOLCELL_PASS_ENV, TOOLCELL_RESULT,
- * TOOLCELL_ROOTFS, TOOLCELL_SCRIPT_DIR), command-line options taking
- * precedence. On a bad command line returns -EINVAL with err naming the
- * option and what was expected. */
+/* Parse argc/argv (argv[0] is "toolcell"). envp is the environment: each
+ * TOOLCELL_* variable (TOOLCELL_POLICY, TOOLCELL_MEMORY, ...: the option
+ * table's) stands for its option in every verb that takes that option, the
+ * command line taking precedence. On a bad command line returns -EINVAL
+ * with err naming the option and what was expected. */
 int tc_cli_parse(int argc, char **argv, char *const *envp, struct tc_cli *ret,
 		 struct tc_error *err);
 

@@ -924,16 +924,31 @@ static void test_python_env(void **state)
 	tc_cli_release(&cli); /* ASan: every split list freed */
 	assert_int_equal(cli.n_owned, 0);
 
-	/* the environment is read for python only */
+	/* every TOOLCELL_* variable means its option for every verb that
+	 * takes the option, and nothing for one that does not */
 	assert_int_equal(PARSE_ENV(envp, &cli, &err, "run", "x"), 0);
-	assert_null(cli.policy_path);
-	assert_false(cli.overrides.has[TC_LIMIT_MEMORY]);
-	assert_int_equal(cli.overrides.n_binds, 0);
-	assert_false(cli.script_dir);
+	assert_string_equal(cli.policy_path, "/p.json");
+	assert_int_equal(cli.overrides.limit[TC_LIMIT_MEMORY], 128 << 20);
+	assert_int_equal(cli.overrides.n_binds, 4);
+	assert_string_equal(cli.result_path, "/r.json");
+	assert_false(cli.script_dir); /* --script-dir is python's */
 	tc_cli_release(&cli);
 	assert_int_equal(PARSE_ENV(envp, &cli, &err, "call", "t.py"), 0);
-	assert_null(cli.result_path);
+	assert_string_equal(cli.result_path, "/r.json");
+	assert_string_equal(cli.overrides.workspace, "/w");
 	tc_cli_release(&cli);
+	assert_int_equal(PARSE_ENV(envp, &cli, &err, "session"), 0);
+	assert_null(cli.result_path); /* a session writes no record */
+	assert_int_equal(cli.overrides.limit[TC_LIMIT_WALL], 2500);
+	tc_cli_release(&cli);
+	assert_int_equal(PARSE_ENV(envp, &cli, &err, "check"), 0);
+	assert_string_equal(cli.policy_path, "/p.json");
+	assert_null(cli.overrides.rootfs); /* check takes only --policy, --cgroup-parent */
+	assert_false(cli.overrides.has[TC_LIMIT_MEMORY]);
+	tc_cli_release(&cli);
+	/* and a bad one is refused whatever the verb */
+	EXPECT_ENV_ERR(ENVP("TOOLCELL_MEMORY=x"),
+		       "TOOLCELL_MEMORY: expected a size such as 256M, got 'x'", "run", "ls");
 }
 
 static void test_python_env_precedence(void **state)
