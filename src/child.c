@@ -320,9 +320,24 @@ _Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigse
 		fail(sync_fd, &e);
 	}
 	for (;;) {
+		uint64_t now = tc_now_ns();
+		struct timespec left;
 		siginfo_t si;
-		int sig = sigwaitinfo(waitset, &si);
+		int sig;
 
+		if (now >= a->deadline_ns) {
+			/* The wall limit is toolcell's to enforce; this is the
+			 * backstop for a toolcell that cannot (stopped by
+			 * SIGSTOP, starved): our exit takes every process of
+			 * the namespace with it. */
+			struct tc_msg m = { .type = TC_MSG_DEADLINE };
+
+			tc_msg_send(sync_fd, &m, -1);
+			_exit(0);
+		}
+		left.tv_sec = (time_t)((a->deadline_ns - now) / 1000000000ull);
+		left.tv_nsec = (long)((a->deadline_ns - now) % 1000000000ull);
+		sig = sigtimedwait(waitset, &si, &left);
 		if (sig < 0)
 			continue;
 		if (sig != SIGCHLD) {

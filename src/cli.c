@@ -1278,7 +1278,8 @@ const char *tc_cli_limit_desc(enum tc_limit_id id)
 		return "processes and threads, together";
 	case TC_LIMIT_WALL:
 		return "wall-clock time; then the sandbox is killed and\n"
-		       "toolcell exits 124 (status \"timeout\")";
+		       "toolcell exits 124 (status \"timeout\"); the\n"
+		       "sandbox's init kills it 1 s later if toolcell cannot";
 	case TC_LIMIT_CPU_TIME:
 		return "CPU time of each process (RLIMIT_CPU, whole\n"
 		       "seconds); then SIGXCPU ends it, exit 124";

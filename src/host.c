@@ -48,6 +48,20 @@ static void read_line(const char *path, char *buf, size_t size)
 	free(text);
 }
 
+void tc_host_facts_read(struct tc_host_facts *f)
+{
+	char line[16], *mounts = NULL;
+
+	memset(f, 0, sizeof(*f));
+	read_line("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", line, sizeof(line));
+	f->apparmor_restrict_userns = !strcmp(line, "1") ? 1 : !strcmp(line, "0") ? 0 : -1;
+	f->privileged = geteuid() == 0;
+	if (tc_read_file("/proc/self/mountinfo", 1 << 20, false, &mounts, NULL) >= 0)
+		f->proc_overmounts = tc_hint_proc_overmounts(mounts, f->proc_overmount_example,
+							     sizeof(f->proc_overmount_example));
+	free(mounts);
+}
+
 /* The cgroup v2 mount, and where this run's limits would come from. */
 static bool report_cgroup(FILE *out, const char *parent, bool from_caller)
 {
@@ -141,7 +155,17 @@ bool tc_host_report(FILE *out, const char *cgroup_parent, bool from_caller)
 	if (r < 0)
 		ok = false;
 	r = try_proc_mount();
-	fprintf(out, "proc mount: %s%s\n", r < 0 ? "refused: " : "ok", r < 0 ? strerror(-r) : "");
+	{
+		struct tc_host_facts f;
+		char hint[512] = "";
+
+		if (r < 0) {
+			tc_host_facts_read(&f);
+			tc_hint_for("proc", -r, &f, hint, sizeof(hint));
+		}
+		fprintf(out, "proc mount: %s%s%s\n", r < 0 ? "refused: " : "ok",
+			r < 0 ? strerror(-r) : "", hint);
+	}
 	if (r < 0)
 		ok = false;
 	if (!report_cgroup(out, cgroup_parent, from_caller))

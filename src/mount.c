@@ -648,7 +648,8 @@ static int do_step(struct tc_mount_op *op, struct tc_error *err)
 		return 0;
 	case TC_MS_PROC:
 		if (mount("proc", op->target, "proc", ms_flags(op->attrs), op->data) < 0)
-			return tc_error_errno(err, "mount", errno,
+			/* stage "proc": the parent names a masked host /proc (hint.h) */
+			return tc_error_errno(err, "proc", errno,
 					      "cannot mount /proc for the new PID namespace");
 		return 0;
 	case TC_MS_MASK:

@@ -219,6 +219,8 @@ static void add_outcome(bool *failed, cJSON *r, const struct tc_outcome *o)
 	put(failed, r, "wall_ms", u64_number(o->wall_ms));
 	put(failed, r, "cpu_user_ms", u64_number(o->cpu_user_ms));
 	put(failed, r, "cpu_system_ms", u64_number(o->cpu_system_ms));
+	put(failed, r, "toolcell_cpu_user_ms", u64_number(o->toolcell_cpu_user_ms));
+	put(failed, r, "toolcell_cpu_system_ms", u64_number(o->toolcell_cpu_system_ms));
 }
 
 static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)

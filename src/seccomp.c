@@ -1,6 +1,7 @@
 /* The syscall filter (see seccomp.h). Compiled in the parent with
  * libseccomp; the child only loads the exported program with seccomp(2). */
 #include <fcntl.h>
+#include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -411,7 +412,7 @@ static const struct {
 	{ "clone3",
 	  "answers ENOSYS (its flags are out of the filter's reach), so libc uses clone" },
 	{ "ioctl", "not TIOCSTI or TIOCLINUX (EPERM), compared on the low 32 bits" },
-	{ "socket", "AF_UNIX, AF_INET and AF_INET6 only" },
+	{ "socket", "AF_UNIX, AF_INET and AF_INET6, and AF_NETLINK for NETLINK_ROUTE only" },
 	{ "socketpair", "AF_UNIX, AF_INET and AF_INET6 only" },
 	{ "flock", "without LOCK_EX" },
 	{ "mknod", "FIFOs, regular files and sockets; never devices" },
@@ -616,11 +617,24 @@ static int add_ruled(scmp_filter_ctx c, int nr, struct tc_error *err)
 		return r < 0 ? r : add(c, SCMP_ACT_ALLOW, nr, 1, &low, err);
 	}
 	if (nr == SYS_socket || nr == SYS_socketpair) {
-		/* local and loopback families only */
+		/* local and loopback families only (compared on the 32 bits
+		 * the kernel reads) */
 		for (size_t i = 0; i < TC_ARRAY_SIZE(socket_families) && r >= 0; i++) {
 			struct scmp_arg_cmp a =
 				SCMP_A0_32(SCMP_CMP_EQ, (uint32_t)socket_families[i]);
 			r = add(c, SCMP_ACT_ALLOW, nr, 1, &a, err);
+		}
+		if (r >= 0 && nr == SYS_socket) {
+			/* and the route family of netlink, which if_nameindex()
+			 * and getifaddrs() read: the sandbox's own network
+			 * namespace (lo alone), changes refused for want of
+			 * CAP_NET_ADMIN there; every other netlink family (audit,
+			 * uevents, sock_diag, ...) stays refused */
+			struct scmp_arg_cmp route[2] = {
+				SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffull, AF_NETLINK),
+				SCMP_A2_64(SCMP_CMP_MASKED_EQ, 0xffffffffull, NETLINK_ROUTE),
+			};
+			r = add(c, SCMP_ACT_ALLOW, nr, 2, route, err);
 		}
 		return r;
 	}

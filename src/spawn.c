@@ -19,6 +19,7 @@
 
 #include "toolcell/child.h"
 #include "toolcell/cgroup.h"
+#include "toolcell/host.h"
 #include "toolcell/klimits.h"
 #include "toolcell/landlock.h"
 #include "toolcell/mount.h"
@@ -228,6 +229,11 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.envp = spec->cfg->env,
 		.path = env_path(spec->cfg),
 		.limit = spec->cfg->limit,
+		/* from before the clone, as toolcell's own deadline counts from
+		 * just after it */
+		.deadline_ns =
+			tc_now_ns() +
+			(spec->cfg->limit[TC_LIMIT_WALL] + TC_INIT_DEADLINE_MARGIN_MS) * 1000000ull,
 		.filter_fd = r->filter_pipe[0],
 		.landlock = &r->landlock,
 		.sync_fd = r->sync[1],
@@ -718,6 +724,18 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 										  : 0,
 			     have_cg ? &cs : NULL, out);
 	}
+	{
+		/* our own share, which the sandbox's figures never include:
+		 * relaying, sampling, answering refused calls */
+		struct rusage self;
+
+		if (getrusage(RUSAGE_SELF, &self) == 0) {
+			out->toolcell_cpu_user_ms = (uint64_t)self.ru_utime.tv_sec * 1000 +
+						    (uint64_t)self.ru_utime.tv_usec / 1000;
+			out->toolcell_cpu_system_ms = (uint64_t)self.ru_stime.tv_sec * 1000 +
+						      (uint64_t)self.ru_stime.tv_usec / 1000;
+		}
+	}
 	res->exec_errno = s->exec_errno;
 	res->toolcell_signal = s->reason == TC_KILL_SIGNAL ? s->reason_signal : 0;
 	if (spec->io == TC_IO_MEMORY) {
@@ -727,6 +745,13 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	if (spec->verbose)
 		verbose_times(&r, s);
 	ret = out->status == TC_STATUS_SANDBOX_ERROR ? -(out->err.err ? out->err.err : EIO) : 0;
+	if (ret < 0) {
+		/* a host that refused part of the set-up: name why, if we can */
+		struct tc_host_facts facts;
+
+		tc_host_facts_read(&facts);
+		tc_hint_apply(&out->err, &facts);
+	}
 	if (ret < 0 && err)
 		*err = out->err;
 	tc_stream_release(&s->in);
@@ -737,6 +762,12 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	return ret;
 
 fail:
+	if (err) {
+		struct tc_host_facts facts;
+
+		tc_host_facts_read(&facts);
+		tc_hint_apply(err, &facts);
+	}
 	if (s) {
 		if (s->in.dst >= 0)
 			close(s->in.dst);

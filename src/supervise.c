@@ -22,6 +22,13 @@
 /* A tool may reach its process limit and cope with EAGAIN; a fork bomb
  * stays there. Kill only after the count has sat at the limit this long. */
 #define TC_PIDS_GRACE_MS 250
+/* A tool that makes refused calls in a loop would have toolcell answer as
+ * fast as it asks, a CPU of ours per CPU of its own, counted nowhere. At
+ * most this many answers per tick: a call past them waits in the kernel,
+ * its caller asleep, for the next tick. 2,000 a second and more are left
+ * for a tool that only probes. */
+#define TC_REFUSALS_PER_TICK 20
+#define TC_REFUSAL_TICK_MS   10
 
 static int walk(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks, uint64_t *cpu);
 
@@ -229,6 +236,11 @@ static void on_sync(struct tc_supervisor *s)
 	case TC_MSG_STAGES:
 		memcpy(s->stages, m.t, sizeof(s->stages));
 		break;
+	case TC_MSG_DEADLINE:
+		/* we were stopped or starved past the wall limit: the init
+		 * kept it for us */
+		kill_sandbox(s, TC_KILL_TIMEOUT);
+		break;
 	case TC_MSG_MAPS_DONE:
 	case TC_MSG_NET_FD:
 		break;
@@ -276,6 +288,7 @@ static void on_listener(struct tc_supervisor *s)
 		kill_sandbox(s, TC_KILL_SYSCALL);
 		return; /* no answer: the caller dies waiting */
 	}
+	s->refusals_in_tick++;
 	if (nr >= 0 && nr < TC_SYSCALL_MAX && s->denied[nr] < UINT32_MAX)
 		s->denied[nr]++;
 	else if ((nr < 0 || nr >= TC_SYSCALL_MAX) && s->denied_out_of_range < UINT32_MAX)
@@ -388,6 +401,7 @@ int tc_supervise(struct tc_supervisor *s)
 
 	for (;;) {
 		uint64_t now = tc_now_ns(), until;
+		bool throttled;
 		int timeout_ms;
 
 		/* stdin from memory needs no poll to be read */
@@ -427,12 +441,19 @@ int tc_supervise(struct tc_supervisor *s)
 				break;
 			}
 		}
+		if (now >= s->refusal_tick_ns + TC_REFUSAL_TICK_MS * 1000000ull) {
+			s->refusal_tick_ns = now;
+			s->refusals_in_tick = 0;
+		}
+		throttled = s->refusals_in_tick >= TC_REFUSALS_PER_TICK;
+		if (throttled && s->refusal_tick_ns + TC_REFUSAL_TICK_MS * 1000000ull < until)
+			until = s->refusal_tick_ns + TC_REFUSAL_TICK_MS * 1000000ull;
 		timeout_ms = until > now ? (int)((until - now + 999999) / 1000000) : 0;
 
 		add(p, SLOT_SYNC, s->sync_fd, POLLIN);
 		add(p, SLOT_PIDFD, s->init_exited ? -1 : s->pidfd, POLLIN);
 		add(p, SLOT_HELPER, s->helper_pidfd, POLLIN);
-		add(p, SLOT_LISTENER, s->listener, POLLIN);
+		add(p, SLOT_LISTENER, throttled ? -1 : s->listener, POLLIN);
 		add(p, SLOT_SIG, s->sig_fd, POLLIN);
 		add(p, SLOT_IN_SRC, s->init_exited ? -1 : s->in.src,
 		    tc_stream_want_read(&s->in) ? POLLIN : 0);

@@ -26,7 +26,12 @@ enum tc_msg_type {
 	TC_MSG_EXITED,	      /* init -> parent: value is the tool's raw wait status */
 	TC_MSG_STAGES,	      /* init -> parent (--verbose): when each set-up stage ended */
 	TC_MSG_LISTENER,      /* tool -> parent: the seccomp listener (SCM_RIGHTS) */
+	TC_MSG_DEADLINE,      /* init -> parent: the init ended the run at its own deadline */
 };
+
+/* How long past the wall limit the sandbox's init ends the run itself when
+ * toolcell has not (toolcell stopped by SIGSTOP, or starved of CPU). */
+#define TC_INIT_DEADLINE_MARGIN_MS 1000
 
 /* the stages TC_MSG_STAGES times, in order */
 enum tc_stage {
@@ -52,6 +57,7 @@ struct tc_child_args {
 	char *const *envp;	  /* the tool's whole environment */
 	const char *path;	  /* PATH for a program name without '/' */
 	const uint64_t *limit;	  /* TC_LIMIT__MAX values */
+	uint64_t deadline_ns;	  /* CLOCK_MONOTONIC: the init's backstop for the wall limit */
 	int filter_fd;		  /* read end of the pipe the parent sends the filter down */
 	struct tc_seccomp filter; /* filled from filter_fd before the tool forks */
 	const struct tc_landlock *landlock;

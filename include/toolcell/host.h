@@ -7,6 +7,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "toolcell/hint.h"
+
+/* Gather the facts a set-up failure's hint needs (hint.h): the AppArmor
+ * user namespace sysctl, whether we run as root, and what is mounted over
+ * parts of our /proc. Reads files only. */
+void tc_host_facts_read(struct tc_host_facts *f);
+
 /* Landlock ABI version, or -errno when unavailable. */
 int tc_host_landlock_abi(void);
 

@@ -68,6 +68,8 @@ struct tc_outcome {
 	bool signaled; /* signal is valid */
 	int signal;
 	uint64_t wall_ms, cpu_user_ms, cpu_system_ms;
+	/* toolcell's own process, from its start to the sandbox's end */
+	uint64_t toolcell_cpu_user_ms, toolcell_cpu_system_ms;
 	struct tc_maybe memory_peak_bytes, oom_kills, pids_peak;
 	/* what memory_peak_bytes leaves out (unknown.kernel_memory), or NULL */
 	const char *kernel_memory;

@@ -63,6 +63,10 @@ struct tc_supervisor {
 	uint32_t denied[TC_SYSCALL_MAX];
 	uint32_t denied_out_of_range; /* numbers at or above TC_SYSCALL_MAX, or negative */
 	int denied_nr;		      /* -1: none ended the tool */
+	/* refused calls answered in the current tick: past the rate, the
+	 * listener waits for the next tick (supervise.c) */
+	uint64_t refusal_tick_ns;
+	uint32_t refusals_in_tick;
 	bool sampled;
 	uint64_t at_limit_since; /* when the task count reached the limit (0: below it) */
 	uint64_t rss_peak, tasks_peak;

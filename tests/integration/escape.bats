@@ -317,11 +317,14 @@ exited_ok() {
 
 # ---------------------------------------------------------------- network
 
-@test "netlink socket: EAFNOSUPPORT, counted" {
+@test "netlink: only NETLINK_ROUTE opens, it sees lo alone and changes nothing; other families EAFNOSUPPORT, counted" {
 	esc netlink
 	exited_ok
-	has "blocked EAFNOSUPPORT"
-	[ "$(rec denied_syscalls.socket)" = 1 ]
+	has "blocked audit EAFNOSUPPORT" "blocked kobject_uevent EAFNOSUPPORT" \
+		"blocked sock_diag EAFNOSUPPORT" "blocked netfilter EAFNOSUPPORT" \
+		"blocked generic EAFNOSUPPORT" "blocked xfrm EAFNOSUPPORT" \
+		"interfaces [(1, 'lo')]" "set lo down: refused EPERM"
+	[ "$(rec denied_syscalls.socket)" = 6 ]
 }
 
 @test "packet socket: EAFNOSUPPORT, counted" {

@@ -69,3 +69,15 @@ teardown() {
 	run timeout 20 "$TOOLCELL" policy check "$TC_TMP/fifo"
 	[ "$status" -eq 125 ]
 }
+
+@test "a masked host /proc (Docker, Kubernetes): the refused proc mount names the masking and the fix" {
+	run /usr/bin/python3 -I "$BATS_TEST_DIRNAME/maskproc.py" "$TOOLCELL" run --result "$TC_TMP/r.json" -- python3 -S -c pass
+	[ "$status" -eq 125 ]
+	[[ "$output" == "toolcell: cannot mount /proc for the new PID namespace: Operation not permitted (this host's /proc has 1 file system mounted over parts of it, such as /proc/"* ]]
+	[[ "$output" == *", the way Docker and Kubernetes mask it, and the kernel refuses a new /proc while any part of the old one is hidden; run the container with /proc unmasked: docker run --security-opt systempaths=unconfined, or Kubernetes securityContext.procMount: Unmasked with hostUsers: false)" ]]
+	[ "$(jget error.stage "$TC_TMP/r.json")" = proc ]
+	[ "$(jget error.errno_name "$TC_TMP/r.json")" = EPERM ]
+	run /usr/bin/python3 -I "$BATS_TEST_DIRNAME/maskproc.py" "$TOOLCELL" check
+	[ "$status" -eq 125 ]
+	[[ "$output" == *"proc mount: refused: Operation not permitted (this host's /proc has 1 file system mounted over parts of it"* ]]
+}

@@ -23,6 +23,7 @@ import signal
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 
 GRACE_S = 10.0  # a SIGKILLed namespace takes a moment to go; a leftover never does
@@ -98,15 +99,20 @@ def main():
         done += 1
         # a low-discrepancy sweep of [0, max_ms): every part of start-up is hit
         delay = ((i * 0.6180339887498949) % 1.0) * max_ms / 1000.0
+        # stderr to a file, never a pipe: a process left behind holds
+        # toolcell's stderr open, and a read of a pipe would wait for it
+        # forever instead of reporting it
+        err = tempfile.TemporaryFile()
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
+                             stderr=err)
         if delay:
             time.sleep(delay)
         os.kill(p.pid, signal.SIGKILL)
         rc = p.wait()
         ended[rc] = ended.get(rc, 0) + 1
-        why = p.stderr.read().decode(errors="replace").strip()
-        p.stderr.close()
+        err.seek(0)
+        why = err.read(4096).decode(errors="replace").strip()
+        err.close()
         if rc != -signal.SIGKILL and why not in reasons:
             reasons.append(why)
         # The sandbox dies with toolcell, but not in the same instant (its

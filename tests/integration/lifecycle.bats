@@ -41,3 +41,62 @@ teardown() {
 	"$TOOLCELL" run --policy "$T/p.json" -- python3 -S -c "import time; time.sleep(0.2) # $MARK"
 	wait $!
 }
+
+# marked_but PID: how many processes other than PID carry $MARK in their argv
+marked_but() {
+	local n=0 p
+	for p in $(pgrep -f "$MARK"); do
+		[ "$p" = "$1" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
+@test "a stopped toolcell does not stop the deadline: the sandbox's init ends the tool past its limit" {
+	# a 3 s limit: time enough to see the tool run on a loaded host
+	"$TOOLCELL" python --timeout 3 --result "$T/r.json" -S -c "import time; time.sleep(120) # $MARK" &
+	local tc=$! _
+	# the tool runs (toolcell, the init and the tool carry the mark)
+	for _ in $(seq 100); do
+		[ "$(marked_but "$tc")" -ge 2 ] && break
+		sleep 0.1
+	done
+	[ "$(marked_but "$tc")" -ge 2 ]
+	kill -STOP "$tc"
+	# the limit (3 s) and the init's margin (1 s) pass; a loaded host gets 11 s more
+	for _ in $(seq 150); do
+		[ "$(marked_but "$tc")" -eq 0 ] && break
+		sleep 0.1
+	done
+	left=$(marked_but "$tc")
+	kill -CONT "$tc"
+	# wait in this shell: toolcell is its child, not a subshell's
+	rc=0
+	wait "$tc" || rc=$?
+	[ "$left" -eq 0 ]
+	[ "$rc" -eq 124 ] || { echo "toolcell exited $rc"; false; }
+	[ "$(/usr/bin/python3 -I -c "import json; r = json.load(open('$T/r.json')); print(r['status'], r['signal_name'])")" = "timeout SIGKILL" ]
+}
+
+@test "a storm of refused calls costs toolcell a bounded share of a CPU, shown in the record" {
+	# ioprio_get is refused with ENOSYS by the listener: each call is one
+	# answer of toolcell's
+	run "$TOOLCELL" python --timeout 3 --result "$T/r.json" -S -c "
+import ctypes, time  # $MARK
+libc = ctypes.CDLL(None)
+end = time.monotonic() + 2
+n = 0
+while time.monotonic() < end:
+    libc.syscall(252, 1, 0); n += 1
+print(n)"
+	[ "$status" -eq 0 ]
+	calls=$output
+	read -r user sys refused < <(/usr/bin/python3 -I -c "
+import json; r = json.load(open('$T/r.json'))
+print(r['toolcell_cpu_user_ms'], r['toolcell_cpu_system_ms'], r['denied_syscalls']['ioprio_get'])")
+	echo "calls $calls refused $refused toolcell cpu ${user}+${sys} ms"
+	[ "$refused" -eq "$calls" ]
+	# 2 s of refused calls: at most 2,000 answers a second, well under half
+	# a CPU of toolcell's (unbounded, it was ~90%)
+	[ "$calls" -le 4400 ]
+	[ $((user + sys)) -lt 1000 ]
+}

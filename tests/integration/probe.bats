@@ -247,9 +247,30 @@ print("not in the kill list:", " ".join(sorted(tested - kill)) or "-")' "$lists"
 	answers "ioctl 0x10000541b nr=16 ret=-1 errno=38 ENOSYS" '{"ioctl":1}' ioctl 0x10000541b
 }
 
-# --- socket families: only unix, inet and inet6
-@test "socket AF_NETLINK answers EAFNOSUPPORT and is counted" {
-	answers "socket netlink nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' socket netlink
+# --- socket families: only unix, inet and inet6, and netlink's route family
+@test "socket AF_NETLINK NETLINK_ROUTE opens (if_nameindex, getifaddrs)" {
+	answers "socket netlink nr=41 ret=3 errno=0 OK" "{}" socket netlink
+	answers "socket netlink nr=41 ret=3 errno=0 OK" "{}" socket netlink 2 0
+}
+@test "socket AF_NETLINK of another family (audit) answers EAFNOSUPPORT and is counted" {
+	answers "socket netlink nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' socket netlink 3 9
+}
+@test "socket AF_NETLINK NETLINK_KOBJECT_UEVENT answers EAFNOSUPPORT and is counted" {
+	answers "socket netlink nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' socket netlink 3 15
+}
+@test "socket AF_NETLINK NETLINK_SOCK_DIAG answers EAFNOSUPPORT and is counted" {
+	answers "socket netlink nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' socket netlink 3 4
+}
+@test "socket AF_NETLINK: the protocol is compared on the 32 bits the kernel reads" {
+	# audit with bit 32 set is audit to the kernel: refused
+	answers "socket netlink nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' \
+		socket netlink 3 0x100000009
+	# route with bit 32 set is route to the kernel: opens, as does the
+	# family with bit 32 set
+	answers "socket netlink nr=41 ret=3 errno=0 OK" "{}" socket netlink 3 0x100000000
+	answers "socket 0x100000010 nr=41 ret=3 errno=0 OK" "{}" socket 0x100000010 3
+	answers "socket 0x100000010 nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' \
+		socket 0x100000010 3 9
 }
 @test "socket AF_PACKET answers EAFNOSUPPORT and is counted" {
 	answers "socket packet nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' socket packet
@@ -263,9 +284,9 @@ print("not in the kill list:", " ".join(sorted(tested - kill)) or "-")' "$lists"
 @test "socket AF_KEY answers EAFNOSUPPORT and is counted" {
 	answers "socket key nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' socket key
 }
-@test "socket AF_NETLINK with bit 32 set answers EAFNOSUPPORT and is counted" {
-	answers "socket 0x100000010 nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' \
-		socket 0x100000010 3
+@test "socket AF_PACKET with bit 32 set answers EAFNOSUPPORT and is counted" {
+	answers "socket 0x100000011 nr=41 ret=-1 errno=97 EAFNOSUPPORT" '{"socket":1}' \
+		socket 0x100000011 3
 }
 @test "socketpair AF_NETLINK answers EAFNOSUPPORT and is counted" {
 	answers "socketpair netlink nr=53 ret=-1 errno=97 EAFNOSUPPORT" '{"socketpair":1}' \

@@ -92,12 +92,14 @@ print('SURVIVED')"
 	[ "$(key signal)" = "31" ]
 }
 
-@test "netlink, packet, vsock, alg and key sockets are refused with EAFNOSUPPORT and counted" {
+@test "netlink (but route), packet, vsock, alg and key sockets are refused with EAFNOSUPPORT and counted" {
+	# netlink's family 9 is audit (route, 0, opens: see NETLINK_ROUTE below)
 	run "$TOOLCELL" python --result "$T/r.json" -c "
 import errno, socket
-for name, fam in (('netlink', 16), ('packet', 17), ('vsock', 40), ('alg', 38), ('key', 15)):
+for name, fam, proto in (('netlink', 16, 9), ('packet', 17, 0), ('vsock', 40, 0), ('alg', 38, 0),
+                         ('key', 15, 0)):
     try:
-        socket.socket(fam, socket.SOCK_RAW, 0); print(name, 'OPENED')
+        socket.socket(fam, socket.SOCK_RAW, proto); print(name, 'OPENED')
     except OSError as e:
         print(name, errno.errorcode[e.errno])
 a, b = socket.socketpair(); print('unix ok')
@@ -278,4 +280,26 @@ for n in ('ptrace', 'mount', 'unshare', 'setns', 'bpf', 'io_uring_setup', 'keyct
 	run "$TOOLCELL" python --policy "$T/p.json" -c 'print(1)'
 	[ "$status" -eq 0 ]
 	[ "$output" = "1" ]
+}
+
+@test "NETLINK_ROUTE opens: if_nameindex() is [(1, 'lo')] and glibc's getifaddrs lists lo" {
+	run "$TOOLCELL" python --result "$T/r.json" -c "
+import ctypes, socket
+print(socket.if_nameindex())
+class ifaddrs(ctypes.Structure):
+    pass
+ifaddrs._fields_ = [('next', ctypes.POINTER(ifaddrs)), ('name', ctypes.c_char_p),
+                    ('flags', ctypes.c_uint), ('addr', ctypes.c_void_p)]
+libc = ctypes.CDLL(None)
+p = ctypes.POINTER(ifaddrs)()
+print(libc.getifaddrs(ctypes.byref(p)))
+names, q = set(), p
+while q:
+    names.add(q.contents.name.decode()); q = q.contents.next
+print(sorted(names))"
+	[ "$status" -eq 0 ]
+	[ "$output" = "[(1, 'lo')]
+0
+['lo']" ]
+	[ "$(key denied_syscalls)" = '{}' ]
 }

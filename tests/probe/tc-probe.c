@@ -36,8 +36,8 @@
 	"  x32 NR                 NR | 0x40000000 through the syscall instruction\n"               \
 	"  int80 NR               NR as an i386 call through int 0x80\n"                           \
 	"  ioctl CMD [FD]         ioctl(FD (default -1), CMD, bad pointer)\n"                      \
-	"  socket FAMILY [TYPE]   FAMILY: unix inet inet6 netlink packet vsock alg key or\n"       \
-	"  socketpair FAMILY [TYPE]  a number; TYPE defaults to one the family takes\n"            \
+	"  socket FAMILY [TYPE [PROTOCOL]]  FAMILY: unix inet inet6 netlink packet vsock alg\n"    \
+	"  socketpair FAMILY [TYPE]  key or a number; TYPE and PROTOCOL default to the family's\n" \
 	"  clone FLAGS            clone(FLAGS | SIGCHLD) like fork; a child exits at once\n"       \
 	"  clone3                 clone3(bad pointer, 88)\n"                                       \
 	"  sweep NR...            each NR with junk arguments (-1, then bad pointers)\n"           \
@@ -267,8 +267,8 @@ static int cmd_socket(bool pair, int argc, char **argv)
 	long a[6] = { -1, SOCK_STREAM, 0, (long)sv }, ret;
 	size_t i;
 
-	if (argc < 1 || argc > 2)
-		return usage("socket FAMILY [TYPE]");
+	if (argc < 1 || argc > 3)
+		return usage("socket FAMILY [TYPE [PROTOCOL]]");
 	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		if (!strcmp(families[i].name, argv[0]))
 			break;
@@ -279,8 +279,10 @@ static int cmd_socket(bool pair, int argc, char **argv)
 	} else if (number(argv[0], &a[0]) < 0) {
 		return usage("socket: an unknown family");
 	}
-	if (argc == 2 && number(argv[1], &a[1]) < 0)
+	if (argc >= 2 && number(argv[1], &a[1]) < 0)
 		return usage("socket: TYPE is a number");
+	if (argc == 3 && number(argv[2], &a[2]) < 0)
+		return usage("socket: PROTOCOL is a number");
 	ret = raw(pair ? __NR_socketpair : __NR_socket, a);
 	result(pair ? "socketpair" : "socket", argv[0], pair ? __NR_socketpair : __NR_socket, ret);
 	return 0;

@@ -30,6 +30,8 @@ static const char *const record_keys[] = {
 	"wall_ms",
 	"cpu_user_ms",
 	"cpu_system_ms",
+	"toolcell_cpu_user_ms",
+	"toolcell_cpu_system_ms",
 	"memory_peak_bytes",
 	"oom_kills",
 	"pids_peak",
@@ -111,6 +113,8 @@ static void fill_ok(struct tc_outcome *o)
 	o->wall_ms = 1234;
 	o->cpu_user_ms = 800;
 	o->cpu_system_ms = 120;
+	o->toolcell_cpu_user_ms = 7;
+	o->toolcell_cpu_system_ms = 9;
 	o->memory_peak_bytes = (struct tc_maybe){ .known = true, .value = 52428800 };
 	o->oom_kills = (struct tc_maybe){ .known = true, .value = 0 };
 	o->pids_peak = (struct tc_maybe){ .known = true, .value = 3 };
@@ -219,6 +223,8 @@ static void test_ok_record(void **state)
 	assert_int_equal(num(r, "wall_ms"), 1234);
 	assert_int_equal(num(r, "cpu_user_ms"), 800);
 	assert_int_equal(num(r, "cpu_system_ms"), 120);
+	assert_int_equal(num(r, "toolcell_cpu_user_ms"), 7);
+	assert_int_equal(num(r, "toolcell_cpu_system_ms"), 9);
 	assert_int_equal(num(r, "memory_peak_bytes"), 52428800);
 	assert_int_equal(num(r, "oom_kills"), 0);
 	assert_int_equal(num(r, "pids_peak"), 3);
