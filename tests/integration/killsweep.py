@@ -56,6 +56,16 @@ def gone(marker):
     return True
 
 
+def freed(start, count):
+    """wait up to GRACE_S for every uid pair of the range to be free"""
+    deadline = time.monotonic() + GRACE_S
+    while locked_pairs(start, count):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.002)
+    return True
+
+
 def describe(pid):
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -120,6 +130,10 @@ def main():
         # before the next start, so the 2-pair pool is never busy by chance.
         # One that is still there after the grace period is a leftover.
         if not gone(marker):
+            break
+        # a process drops out of the argv scan when its memory goes, a
+        # moment before its descriptors (and the uid pair's lock) do
+        if pool and not freed(*pool):
             break
     left = [] if gone(marker) else marked(marker)
     held = locked_pairs(*pool) if pool else []
