@@ -1,29 +1,21 @@
 #!/usr/bin/env bats
-# The ThreeGate / ERA family (DESIGN section 3, "Compatibility front ends"):
-# tools/era-wrapper and tools/toolcell-tool-exec.
+# tools/era-wrapper, the ERA microVM wrapper's command line on toolcell
+# (DESIGN section 3, "Compatibility front ends"); ThreeGate's runner on top
+# of it is threegate.bats.
 #
 # era-wrapper --language python --cmd CMD --network none [--timeout S
 # --cpu N --mem MB] runs one command line in the sandbox: CMD is split into
 # words as a POSIX shell would (quotes honoured) and never given to a
-# shell; the first word must be python3 (python means python3); stdin,
-# stdout and stderr are the wrapper's own, byte for byte; the exit status
-# is the command's (124 for the time limit, 128+N for signal N, 125 when
-# toolcell failed). Any network but none, any language but python, an
-# unquoted shell operator and a limit above the policy's ceiling are
-# refused with exit 2 and a one-line reason. --mem MB maps to --memory NM,
-# --cpu N to --cpus N, --timeout S to --timeout S; toolcell runs from /
-# with an environment of only PATH and LANG.
-#
-# toolcell-tool-exec --request TR.md --results-dir DIR reads a Markdown
-# Tool Request, validates it (exit 2, every error listed, nothing written),
-# runs it with the inputs read-only at /in and the out folder as the
-# workspace (/out, the working directory), and writes
-# TS-<time>-<request_id>.md with front matter result_id, request_id,
-# status, exit_code, runtime_sec, network_used: none, limits, artifacts
-# (sha256 of stdout, stderr and each collected output) and
-# outputs_missing, then Summary / Provenance / Outputs / Safety Notes.
-# Exit 0 accepted, 2 rejected, 3 runtime error. Outputs are collected by
-# name only, regular files only, never through a symbolic link.
+# shell; the first word must be python3 (python means python3). Then the
+# wrapper becomes `toolcell run` (exec: one toolcell call, nothing of the
+# wrapper left running): stdin, stdout and stderr are the command's, byte
+# for byte; the exit status is the command's (124 for the time limit,
+# 128+N for signal N, 125 when toolcell refused or failed, e.g. a limit
+# above the policy's ceiling). Any network but none, any language but
+# python, an unquoted shell operator and a malformed limit are refused
+# with exit 2 and a one-line reason. --mem MB maps to --memory NM, --cpu N
+# to --cpus N, --timeout S to --timeout S; toolcell runs from / with an
+# environment of only PATH and LANG.
 #
 # And the security cases each calling style opens: absolute paths, the
 # working directory, the caller's environment, stdin without a newline,
@@ -36,9 +28,6 @@ setup() {
 	tc_setup
 	MARK="tc-era-$$-$BATS_TEST_NUMBER-$RANDOM"
 	ERA=$(script_path era-wrapper) || tc_skip "tools/era-wrapper not found (set TC_SOURCE to the repository)"
-	EXEC=$(script_path toolcell-tool-exec) || tc_skip "tools/toolcell-tool-exec not found (set TC_SOURCE)"
-	mkdir -m 755 "$TC_TMP/req" "$TC_TMP/res" "$TC_TMP/tmp"
-	export TMPDIR="$TC_TMP/tmp"
 	PIDS=()
 }
 
@@ -69,56 +58,6 @@ era() {
 	capture "$ERA" --language python --network none "$@"
 }
 
-# request NAME: write stdin to $TC_TMP/req/NAME (mode 644)
-request() {
-	cat >"$TC_TMP/req/$1"
-	chmod 644 "$TC_TMP/req/$1"
-}
-
-# tool_exec NAME: run toolcell-tool-exec on $TC_TMP/req/NAME into $TC_TMP/res
-tool_exec() {
-	capture "$EXEC" --request "$TC_TMP/req/$1" --results-dir "$TC_TMP/res"
-}
-
-# fm PATH: one value of the Tool Result's front matter ($RESULT), as jget
-# prints it. The front matter is read with its own small reader: top-level
-# "key: JSON", a mapping of "  key: JSON", a list of "  - key: JSON" items
-# continued by "    key: JSON", or "key: []".
-fm() {
-	"$PY" -I -c '
-import json, sys
-lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-assert lines[0] == "---", "no front matter"
-end = lines.index("---", 1)
-doc, key = {}, None
-for ln in lines[1:end]:
-    if ln.startswith("    "):
-        k, v = ln.strip().split(": ", 1)
-        doc[key][-1][k] = json.loads(v)
-    elif ln.startswith("  - "):
-        k, v = ln[4:].split(": ", 1)
-        doc[key].append({k: json.loads(v)})
-    elif ln.startswith("  "):
-        k, v = ln.strip().split(": ", 1)
-        doc[key][k] = json.loads(v)
-    elif ln.endswith(":"):
-        key = ln[:-1]
-        doc[key] = {} if key == "limits" else []
-    else:
-        key, v = ln.split(": ", 1)
-        doc[key] = json.loads(v)
-print(json.dumps(doc))
-' "$RESULT" | jget "$1"
-}
-
-# result: set $RESULT to the one Tool Result in $TC_TMP/res
-result() {
-	local f
-	f=$(ls "$TC_TMP/res"/TS-*.md)
-	[ "$(echo "$f" | wc -l)" -eq 1 ]
-	RESULT=$f
-}
-
 # gone MARK: succeed once no process has MARK in its command line (5 s)
 gone() {
 	local i
@@ -142,10 +81,14 @@ wait_for() {
 
 # ================================================================ era-wrapper: the CLI contract
 
-@test "both scripts: #!/usr/bin/python3 -I, compile with py_compile, and --help names every option" {
-	local f
-	for f in "$ERA" "$EXEC"; do
-		[ "$(head -n 1 "$f")" = "#!/usr/bin/python3 -I" ]
+@test "era-wrapper: #!/usr/bin/python3 -IS, a short entry point into the toolcell package, and --help names every option" {
+	local f pkg
+	[ "$(head -n 1 "$ERA")" = "#!/usr/bin/python3 -IS" ]
+	! grep -q "SourceFileLoader\|exec(" "$ERA"
+	for pkg in "$(dirname "$(readlink -f "$ERA")")/python/toolcell" "$BATS_TEST_DIRNAME/../../tools/python/toolcell"; do
+		[ -d "$pkg" ] && break
+	done
+	for f in "$ERA" "$pkg"/*.py; do
 		"$PY" -I -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' \
 			"$f" "$TC_TMP/compiled.pyc"
 	done
@@ -156,13 +99,20 @@ wait_for() {
 	for f in --language --cmd --network --timeout --cpu --mem TOOLCELL_POLICY "Exit status:" 124 125 "128+N"; do
 		grep -qF -- "$f" "$TC_TMP/stdout"
 	done
-	capture "$EXEC" -h
+}
+
+@test "era-wrapper: the wrapper becomes toolcell: one toolcell call per run, no wrapper process left beside it" {
+	cat >"$TC_TMP/shim" <<EOF
+#!/bin/sh
+echo "\$\$ \$*" >>"$TC_TMP/calls"
+exec "$(readlink -f "$TOOLCELL")" "\$@"
+EOF
+	chmod 755 "$TC_TMP/shim"
+	TOOLCELL="$TC_TMP/shim" era --mem 64 --cmd "python3 -c 'print(1)'"
 	[ "$status" -eq 0 ]
-	[ "$(head -n 1 "$TC_TMP/stdout")" = "usage: toolcell-tool-exec --request TR.md --results-dir DIR [--inputs-dir DIR]" ]
-	for f in --request --results-dir --inputs-dir request_id outputs_expected timeout_sec mem_mb \
-		result_id runtime_sec network_used artifacts outputs_missing "Safety Notes" "Exit status:"; do
-		grep -qF -- "$f" "$TC_TMP/stdout"
-	done
+	[ "$(cat "$TC_TMP/stdout")" = "1" ]
+	[ "$(wc -l <"$TC_TMP/calls")" -eq 1 ]
+	[ "$(cut -d' ' -f2-4 "$TC_TMP/calls")" = "run --memory 64M" ]
 }
 
 @test "era-wrapper: stdout and stderr are the command's, byte for byte, and its exit status is the wrapper's" {
@@ -242,13 +192,13 @@ EOF
 	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: --cmd: the command must start with python3 (the sandbox has only Debian's python3), not \"/usr/bin/python3\"" ]
 	capture "$ERA" --language python --network host --cmd "python3 -V"
 	[ "$status" -eq 2 ]
-	[ "$(cat "$TC_TMP/stderr")" = 'era-wrapper: --network host: only "none" is supported (the tool never has a network)' ]
+	[ "$(cat "$TC_TMP/stderr")" = 'era-wrapper: --network "host": only "none" is supported (the tool never has a network)' ]
 	capture "$ERA" --language python --network=bridge --cmd "python3 -V"
 	[ "$status" -eq 2 ]
-	[ "$(cat "$TC_TMP/stderr")" = 'era-wrapper: --network bridge: only "none" is supported (the tool never has a network)' ]
+	[ "$(cat "$TC_TMP/stderr")" = 'era-wrapper: --network "bridge": only "none" is supported (the tool never has a network)' ]
 	capture "$ERA" --language node --network none --cmd "python3 -V"
 	[ "$status" -eq 2 ]
-	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: --language node: only \"python\" is supported (the sandbox has only Debian's python3)" ]
+	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: --language \"node\": only \"python\" is supported (the sandbox has only Debian's python3)" ]
 	capture "$ERA" --language python --cmd "python3 -V"
 	[ "$status" -eq 2 ]
 	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: --network is required (era-wrapper --language python --cmd CMD --network none)" ]
@@ -281,28 +231,32 @@ EOF
 		--network none --mem 64 --cpu 0.5 --timeout 2.5 --cmd "python3 -c 'print(1)'"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$TC_TMP/stdout")" = "1" ]
-	[ "$(jget argv "$TC_TMP/shim.log" | sed -E 's/"--result-fd", "[0-9]+"/"--result-fd", "N"/')" = \
-		'["run", "--quiet", "--result-fd", "N", "--policy", "'"$policy"'", "--timeout", "2.5", "--cpus", "0.5", "--memory", "64M", "--", "/usr/bin/python3", "-c", "print(1)"]' ]
+	[ "$(jget argv "$TC_TMP/shim.log")" = \
+		'["run", "--policy", "'"$policy"'", "--timeout", "2.5", "--cpus", "0.5", "--memory", "64M", "--", "/usr/bin/python3", "-c", "print(1)"]' ]
 	[ "$(jget env "$TC_TMP/shim.log")" = '{"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}' ]
 	[ "$(jget cwd "$TC_TMP/shim.log")" = "/" ]
 }
 
-@test "era-wrapper: a limit above the policy's ceiling or below toolcell's range is refused with exit 2" {
-	era --mem 4096 --cmd "python3 -V"
-	[ "$status" -eq 2 ]
-	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: --mem 4096 is above the policy's ceiling of 256 MiB (max.memory)" ]
-	era --timeout 31 --cmd "python3 -V"
-	[ "$status" -eq 2 ]
-	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: --timeout 31 is above the policy's ceiling of 30 seconds (max.timeout)" ]
-	era --cpu 2 --cmd "python3 -V"
-	[ "$status" -eq 2 ]
-	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: --cpu 2 is above the policy's ceiling of 1 CPU (max.cpus)" ]
+@test "era-wrapper: a limit above the policy's ceiling is toolcell's refusal (125, its reason); one below toolcell's range is refused with exit 2" {
+	local policy
+	policy="$(readlink -f "$(dirname "$TOOLCELL")")/policies/default.json"
+	TOOLCELL_POLICY=$policy era --mem 4096 --cmd "python3 -c 'print(\"RAN\")'"
+	[ "$status" -eq 125 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: --memory 4G is above the policy's ceiling of 256M ($policy: max.memory)" ]
+	TOOLCELL_POLICY=$policy era --timeout 31 --cmd "python3 -V"
+	[ "$status" -eq 125 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: --timeout 31s is above the policy's ceiling of 30s ($policy: max.timeout)" ]
+	TOOLCELL_POLICY=$policy era --cpu 2 --cmd "python3 -V"
+	[ "$status" -eq 125 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: --cpus 2 is above the policy's ceiling of 1 ($policy: max.cpus)" ]
 	era --mem 2 --cmd "python3 -V"
 	[ "$status" -eq 2 ]
 	[ "$(cat "$TC_TMP/stderr")" = 'era-wrapper: --mem "2": memory must be a whole number of MiB, at least 4' ]
 	era --timeout 1e3 --cmd "python3 -V"
 	[ "$status" -eq 2 ]
 	[ "$(cat "$TC_TMP/stderr")" = 'era-wrapper: --timeout "1e3": seconds must be a number of at least 0.001 (30, 2.5)' ]
+	era --cpu ٣ --cmd "python3 -V"
+	[ "$status" -eq 2 ]
 	[ ! -s "$TC_TMP/stdout" ]
 }
 
@@ -310,7 +264,7 @@ EOF
 	era --timeout 0.5 --cmd "python3 -c 'import time; print(\"started\", flush=True); time.sleep(30)'"
 	[ "$status" -eq 124 ]
 	[ "$(cat "$TC_TMP/stdout")" = "started" ]
-	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: the command reached its time limit (0.5 s)" ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: the tool reached its time limit (wall clock)" ]
 }
 
 @test "era-wrapper: a command killed by a signal ends the wrapper with 128+N" {
@@ -322,9 +276,16 @@ EOF
 }
 
 @test "era-wrapper: finds toolcell beside its own real path when TOOLCELL is unset" {
-	mkdir -m 755 "$TC_TMP/bin" "$TC_TMP/elsewhere"
+	mkdir -m 755 "$TC_TMP/bin" "$TC_TMP/elsewhere" # an installation: bin/ and share/toolcell/python
 	cp "$ERA" "$TC_TMP/bin/era-wrapper"
 	chmod 755 "$TC_TMP/bin/era-wrapper"
+	capture env -u TOOLCELL PATH=/usr/bin:/bin "$TC_TMP/bin/era-wrapper" --help
+	[ "$status" -eq 125 ]
+	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: cannot find its package: no toolcell/era.py in $TC_TMP/bin/python or $TC_TMP/bin/../share/toolcell/python (install it with toolcell)" ]
+	mkdir -p "$TC_TMP/share/toolcell/python"
+	cp -r "$(dirname "$(readlink -f "$ERA")")/python/toolcell" "$TC_TMP/share/toolcell/python/" 2>/dev/null ||
+		cp -r "$BATS_TEST_DIRNAME/../../tools/python/toolcell" "$TC_TMP/share/toolcell/python/"
+	chmod -R a+rX "$TC_TMP/share"
 	ln -s "$(readlink -f "$TOOLCELL")" "$TC_TMP/bin/toolcell"
 	ln -s "$TC_TMP/bin/era-wrapper" "$TC_TMP/elsewhere/era"
 	capture env -u TOOLCELL PATH=/usr/bin:/bin "$TC_TMP/elsewhere/era" --language python --network none --cmd "python3 -c 'print(7)'"
@@ -414,7 +375,7 @@ json.dump(p, open(sys.argv[2], "w"))' "$(dirname "$TOOLCELL")/policies/default.j
 		>"$TC_TMP/out" 2>&1 3>&- &
 	PIDS+=($!)
 	wait_for "$TC_TMP/out" ready
-	[ "$(pgrep -f "$MARK" | wc -l)" -ge 4 ] # wrapper, toolcell, its init, python3 twice
+	[ "$(pgrep -f "$MARK" | wc -l)" -ge 3 ] # toolcell (the wrapper, exec'd), its init, python3 twice
 	kill -KILL "${PIDS[0]}"
 	gone "$MARK"
 }
@@ -430,423 +391,4 @@ json.dump(p, open(sys.argv[2], "w"))' "$(dirname "$TOOLCELL")/policies/default.j
 	wait "${PIDS[0]}" || rc=$?
 	[ "$rc" -eq 143 ]
 	gone "$MARK"
-}
-
-# ================================================================ toolcell-tool-exec
-
-# a request that uses inputs, writes an output and names a missing one
-good_request() {
-	printf 'import sys, os\nrows = open(sys.argv[1]).read().splitlines()\nopen(sys.argv[2], "w").write("rows=%%d\\n" %% len(rows))\nprint("cwd", os.getcwd(), "in", sorted(os.listdir("/in")), end="")\nprint("to stderr", file=sys.stderr)\n' >"$TC_TMP/req/count.py"
-	printf 'a,1\nb,2\nc,3\n' >"$TC_TMP/req/data.csv"
-	chmod 644 "$TC_TMP/req/count.py" "$TC_TMP/req/data.csv"
-	request TR-0001.md <<'EOF'
----
-request_id: TR-0001
-language: python
-network: none
-title: count the rows   # free text
-inputs:
-  - count.py
-  - data.csv
-outputs_expected: [report.txt, "never.txt"]
-limits:
-  timeout_sec: 10
-  cpu: 1
-  mem_mb: 200
----
-# Count rows
-
-Counts the rows of data.csv.
-
-## Command
-
-```sh
-python3 /in/count.py /in/data.csv report.txt
-```
-
-## Notes
-
-Nothing else.
-EOF
-}
-
-@test "tool-exec: an accepted run writes the Tool Result, prints its path and exits 0" {
-	good_request
-	tool_exec TR-0001.md
-	[ "$status" -eq 0 ]
-	[ ! -s "$TC_TMP/stderr" ]
-	result
-	[ "$(cat "$TC_TMP/stdout")" = "$RESULT" ]
-	local id
-	id=$(basename "$RESULT" .md)
-	[[ "$id" =~ ^TS-[0-9]{8}T[0-9]{6}\.[0-9]{3}Z-TR-0001$ ]]
-	[ "$(fm result_id)" = "$id" ]
-	[ "$(fm request_id)" = "TR-0001" ]
-	[ "$(fm status)" = "ok" ]
-	[ "$(fm exit_code)" = "0" ]
-	[ "$(fm network_used)" = "none" ]
-	[ "$(fm limits)" = '{"cpu": 1, "mem_mb": 200, "timeout_sec": 10}' ]
-	run fm runtime_sec
-	[[ "$output" =~ ^0\.[0-9]{1,3}$|^[1-9][0-9]*\.[0-9]{1,3}$ ]]
-	# the front matter's keys, exactly, in order
-	[ "$(sed -n '2,/^---$/p' "$RESULT" | grep -Eo '^[a-z_]+:' | tr -d : | tr '\n' ' ')" = \
-		"result_id request_id status exit_code runtime_sec network_used limits artifacts outputs_missing " ]
-	# the sections, in order
-	[ "$(grep -E '^##? ' "$RESULT" | tr '\n' '|')" = "# Tool Result $id|## Summary|## Provenance|## Outputs|## Safety Notes|" ]
-	# what the command printed and wrote
-	[ "$(cat "$TC_TMP/res/$id.stdout")" = "cwd /out in ['count.py', 'data.csv']" ]
-	[ "$(cat "$TC_TMP/res/$id.stderr")" = "to stderr" ]
-	[ "$(cat "$TC_TMP/res/$id.out/report.txt")" = "rows=3" ]
-	[ "$(ls "$TC_TMP/res/$id.out")" = "report.txt" ]
-	[ "$(fm outputs_missing)" = '[{"name": "never.txt", "reason": "not found in the out folder"}]' ]
-	grep -qF '1 of 2 expected outputs collected.' "$RESULT"
-	# nothing left behind in TMPDIR
-	[ -z "$(ls -A "$TC_TMP/tmp")" ]
-}
-
-@test "tool-exec: every artifact's sha256 and size match the file written" {
-	good_request
-	tool_exec TR-0001.md
-	[ "$status" -eq 0 ]
-	result
-	[ "$(fm artifacts.0.kind) $(fm artifacts.1.kind) $(fm artifacts.2.kind) $(fm artifacts.2.name)" = "stdout stderr output report.txt" ]
-	run fm artifacts.3
-	[ "$status" -ne 0 ]
-	local i path
-	for i in 0 1 2; do
-		path="$TC_TMP/res/$(fm artifacts.$i.path)"
-		[ "$(fm artifacts.$i.sha256)" = "$(sha256sum "$path" | cut -d' ' -f1)" ]
-		[ "$(fm artifacts.$i.bytes)" = "$(stat -c %s "$path")" ]
-	done
-	[ "$(fm artifacts.0.truncated)" = false ]
-	# and the request and inputs are in the provenance, by sha256
-	grep -qF "sha256 \`$(sha256sum "$TC_TMP/req/TR-0001.md" | cut -d' ' -f1)\`" "$RESULT"
-	grep -qF "input \`data.csv\`: 12 bytes, sha256 \`$(sha256sum "$TC_TMP/req/data.csv" | cut -d' ' -f1)\`, at \`/in/data.csv\`" "$RESULT"
-}
-
-@test "tool-exec: the command's failure or time limit is its result (exit 0), not tool-exec's" {
-	request TR-fail.md <<'EOF'
----
-request_id: TR-fail
-language: python
-network: none
----
-## Command
-`python3 -c 'import sys; sys.exit(5)'`
-EOF
-	tool_exec TR-fail.md
-	[ "$status" -eq 0 ]
-	result
-	[ "$(fm status) $(fm exit_code)" = "exit_nonzero 5" ]
-	rm -rf "$TC_TMP/res"/*
-	request TR-slow.md <<'EOF'
----
-request_id: TR-slow
-language: python
-network: none
-limits:
-  timeout_sec: 0.5
----
-## Command
-```
-python3 -c 'import time; time.sleep(30)'
-```
-EOF
-	tool_exec TR-slow.md
-	[ "$status" -eq 0 ]
-	result
-	[ "$(fm status) $(fm exit_code) $(fm limits.timeout_sec)" = "timeout 124 0.5" ]
-	run fm runtime_sec
-	"$PY" -c "import sys; assert 0.5 <= float(sys.argv[1]) < 5" "$output"
-	grep -qF 'was stopped: the command reached its time limit (0.5 s) (exit status 124)' "$RESULT"
-}
-
-@test "tool-exec: a bad request is rejected with exit 2, every error listed, nothing written" {
-	printf 'x' >"$TC_TMP/req/data.csv"
-	ln -s /etc/passwd "$TC_TMP/req/passwd"
-	request TR-bad.md <<'EOF'
----
-request_id: ../../etc/x
-language: ruby
-network: host
-inputs:
-  - /etc/shadow
-  - ../up.txt
-  - passwd
-  - nothere.csv
-  - data.csv
-  - data.csv
-outputs_expected: [a/b, ".hidden", ok.txt]
-limits:
-  timeout_sec: 60
-  mem_mb: lots
-  gpu: 1
-colour: blue
----
-## Command
-```
-python3 -c 'print(1)' | sh
-```
-EOF
-	tool_exec TR-bad.md
-	[ "$status" -eq 2 ]
-	[ ! -s "$TC_TMP/stdout" ]
-	local r="toolcell-tool-exec: $TC_TMP/req/TR-bad.md"
-	local name="is not a plain file name (A-Z a-z 0-9 . _ -, not starting with '.', at most 128; no '/' or '..')"
-	cat >"$TC_TMP/want" <<EOF
-$r:2: request_id "../../etc/x": 1 to 128 of A-Z a-z 0-9 . _ -, starting with a letter or digit
-$r:3: language "ruby": only "python" is supported (the sandbox has only Debian's python3)
-$r:4: network "host": only "none" is supported (the tool never has a network)
-$r:6: inputs: "/etc/shadow" $name
-$r:7: inputs: "../up.txt" $name
-$r:11: inputs: "data.csv" is listed twice
-$r:12: outputs_expected: "a/b" $name
-$r:12: outputs_expected: ".hidden" $name
-$r:14: limits.timeout_sec 60 is above the policy's ceiling of 30 seconds (max.timeout)
-$r:15: limits.mem_mb "lots": memory must be a whole number of MiB, at least 4
-$r:16: unknown limit "gpu" (known: timeout_sec, cpu, mem_mb)
-$r:17: unknown key "colour" (known: request_id, language, network, inputs, outputs_expected, limits, title, purpose, description, created_at, requested_by, notes)
-$r:21: Command: an unquoted "|" at character 23 is shell syntax, and the command is never given to a shell (quote it to pass it literally)
-$r: input "passwd" is a symbolic link; name the real file
-$r: input "nothere.csv": No such file or directory in $TC_TMP/req
-$r: rejected: 15 errors
-EOF
-	diff "$TC_TMP/want" "$TC_TMP/stderr"
-	[ -z "$(ls -A "$TC_TMP/res")" ]
-	[ -z "$(ls -A "$TC_TMP/tmp")" ]
-}
-
-@test "tool-exec: a request over 1 MiB, a symbolic link or no front matter is rejected (exit 2)" {
-	head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' a >"$TC_TMP/req/big.md"
-	tool_exec big.md
-	[ "$status" -eq 2 ]
-	[ "$(head -n 1 "$TC_TMP/stderr")" = "toolcell-tool-exec: $TC_TMP/req/big.md: larger than 1048576 bytes (1 MiB), the most a Tool Request may hold" ]
-	good_request
-	ln -s TR-0001.md "$TC_TMP/req/link.md"
-	tool_exec link.md
-	[ "$status" -eq 2 ]
-	[ "$(head -n 1 "$TC_TMP/stderr")" = "toolcell-tool-exec: $TC_TMP/req/link.md: is a symbolic link; name the real file" ]
-	printf '## Command\npython3 -V\n' | request plain.md
-	tool_exec plain.md
-	[ "$status" -eq 2 ]
-	[ "$(head -n 1 "$TC_TMP/stderr")" = "toolcell-tool-exec: $TC_TMP/req/plain.md:1: a Tool Request starts with its front matter: a first line \"---\"" ]
-	printf -- '---\nrequest_id: x\nlanguage: python\nnetwork: none\n---\nno command\n' | request nocmd.md
-	tool_exec nocmd.md
-	[ "$status" -eq 2 ]
-	[ "$(cat "$TC_TMP/stderr")" = "toolcell-tool-exec: $TC_TMP/req/nocmd.md: no \"## Command\" section
-toolcell-tool-exec: $TC_TMP/req/nocmd.md: rejected: 1 error" ]
-	[ -z "$(ls -A "$TC_TMP/res")" ]
-}
-
-@test "tool-exec: inputs are private copies, read-only at /in: writes fail with EROFS (EACCES for O_APPEND as root)" {
-	echo original >"$TC_TMP/req/keep.txt"
-	chmod 644 "$TC_TMP/req/keep.txt"
-	request TR-ro.md <<'EOF'
----
-request_id: TR-ro
-language: python
-network: none
-inputs: [keep.txt]
----
-## Command
-```
-python3 -c 'import errno, os
-def try_(what, f):
-    try:
-        f(); print(what, "WROTE")
-    except OSError as e:
-        print(what, errno.errorcode[e.errno])
-try_("create", lambda: open("/in/new.txt", "w"))
-try_("truncate", lambda: open("/in/keep.txt", "w"))
-try_("append", lambda: open("/in/keep.txt", "a"))
-try_("unlink", lambda: os.unlink("/in/keep.txt"))
-try_("chmod", lambda: os.chmod("/in/keep.txt", 0o777))
-print(open("/in/keep.txt").read().strip())'
-```
-EOF
-	tool_exec TR-ro.md
-	[ "$status" -eq 0 ]
-	result
-	local id append
-	id=$(basename "$RESULT" .md)
-	# as root the tool is "other" to the copy (0644): the permission check
-	# comes first for a plain open; unprivileged it owns it and meets EROFS
-	if [ -n "${TC_UNPRIVILEGED:-}" ]; then append=EROFS; else append=EACCES; fi
-	[ "$(cat "$TC_TMP/res/$id.stdout")" = "create EROFS
-truncate EROFS
-append $append
-unlink EROFS
-chmod EROFS
-original" ]
-	[ "$(cat "$TC_TMP/req/keep.txt")" = original ]
-}
-
-@test "tool-exec: an output that is a symbolic link, a FIFO or a folder is refused, never followed; a missing one is reported" {
-	echo "host secret" >"$TC_TMP/req/secret.txt"
-	chmod 644 "$TC_TMP/req/secret.txt"
-	request TR-links.md <<'EOF'
----
-request_id: TR-links
-language: python
-network: none
-inputs: [secret.txt]
-outputs_expected:
-  - to_etc
-  - to_in
-  - fifo
-  - folder
-  - real.txt
-  - absent.txt
----
-## Command
-```
-python3 -c 'import os
-os.symlink("/etc/passwd", "to_etc")
-os.symlink("/in/secret.txt", "to_in")
-os.mkfifo("fifo")
-os.mkdir("folder")
-open("real.txt", "w").write("real")'
-```
-EOF
-	run timeout 60 "$EXEC" --request "$TC_TMP/req/TR-links.md" --results-dir "$TC_TMP/res"
-	[ "$status" -eq 0 ]
-	result
-	local id
-	id=$(basename "$RESULT" .md)
-	[ "$(fm outputs_missing)" = '[{"name": "to_etc", "reason": "a symbolic link, never followed"}, {"name": "to_in", "reason": "a symbolic link, never followed"}, {"name": "fifo", "reason": "a FIFO, not a regular file"}, {"name": "folder", "reason": "a folder, not a regular file"}, {"name": "absent.txt", "reason": "not found in the out folder"}]' ]
-	[ "$(ls "$TC_TMP/res/$id.out")" = "real.txt" ]
-	[ "$(fm artifacts.2.name) $(fm artifacts.2.bytes)" = "real.txt 4" ]
-	grep -qF '1 of 6 expected outputs collected.' "$RESULT"
-}
-
-@test "tool-exec: absolute paths, the working directory and the environment: only /in, /out and the policy's variables" {
-	echo "host secret" >"$TC_TMP/secret"
-	chmod 644 "$TC_TMP/secret"
-	request TR-env.md <<EOF
----
-request_id: TR-env
-language: python
-network: none
----
-## Command
-\`\`\`
-python3 -c 'import os, sys
-print(os.getcwd(), os.path.exists(sys.argv[1]), sorted(os.listdir("/in")), sorted(os.listdir(".")))
-print(" ".join(sorted(os.environ)))' $TC_TMP/secret
-\`\`\`
-EOF
-	cd "$TC_TMP"
-	SECRET_TOKEN=s3cr3t PYTHONPATH=/evil tool_exec TR-env.md
-	[ "$status" -eq 0 ]
-	result
-	local id
-	id=$(basename "$RESULT" .md)
-	[ "$(cat "$TC_TMP/res/$id.stdout")" = "/out False [] []
-HOME LANG MALLOC_ARENA_MAX PATH PYTHONPYCACHEPREFIX TMPDIR" ]
-	run grep -rlF s3cr3t "$TC_TMP/res"
-	[ "$status" -eq 1 ]
-}
-
-@test "tool-exec: a limit above the policy's ceiling is rejected; a policy without workspace is a runtime error (3)" {
-	request TR-big.md <<'EOF'
----
-request_id: TR-big
-language: python
-network: none
-limits: {}
----
-## Command
-python3 -V
-EOF
-	tool_exec TR-big.md
-	[ "$status" -eq 2 ]
-	[ "$(head -n 1 "$TC_TMP/stderr")" = "toolcell-tool-exec: $TC_TMP/req/TR-big.md:5: unsupported YAML in \"{}\" (quote the value)" ]
-	request TR-big.md <<'EOF'
----
-request_id: TR-big
-language: python
-network: none
-limits:
-  mem_mb: 1024
-  cpu: 4
----
-## Command
-python3 -V
-EOF
-	tool_exec TR-big.md
-	[ "$status" -eq 2 ]
-	[ "$(cat "$TC_TMP/stderr")" = "toolcell-tool-exec: $TC_TMP/req/TR-big.md:6: limits.mem_mb 1024 is above the policy's ceiling of 256 MiB (max.memory)
-toolcell-tool-exec: $TC_TMP/req/TR-big.md:7: limits.cpu 4 is above the policy's ceiling of 1 CPU (max.cpus)
-toolcell-tool-exec: $TC_TMP/req/TR-big.md: rejected: 2 errors" ]
-	good_request
-	local prod
-	prod="$(readlink -f "$(dirname "$TOOLCELL")")/policies/production.json"
-	sed -i 's/mem_mb: 200/mem_mb: 100/' "$TC_TMP/req/TR-0001.md"
-	TOOLCELL_POLICY="$prod" tool_exec TR-0001.md
-	[ "$status" -eq 3 ]
-	[ "$(cat "$TC_TMP/stderr")" = "toolcell-tool-exec: the policy $prod does not allow --ro-bind (allow.ro_bind), which the read-only /in needs" ]
-	TOOLCELL=/nonexistent/toolcell tool_exec TR-0001.md
-	[ "$status" -eq 3 ]
-	[ "$(cat "$TC_TMP/stderr")" = "toolcell-tool-exec: TOOLCELL=/nonexistent/toolcell is not an executable file" ]
-	[ -z "$(ls -A "$TC_TMP/res")" ]
-}
-
-@test "tool-exec: SIGKILL mid-run leaves no process, no temporary folder and no partial result" {
-	request TR-kill.md <<EOF
----
-request_id: TR-kill
-language: python
-network: none
-outputs_expected: [partial.txt]
----
-## Command
-\`\`\`
-python3 -c 'import os, time; open("partial.txt", "w").write("x"); os.fork(); print("ready", flush=True); time.sleep(60)' $MARK
-\`\`\`
-EOF
-	"$EXEC" --request "$TC_TMP/req/TR-kill.md" --results-dir "$TC_TMP/res" >"$TC_TMP/out" 2>&1 3>&- &
-	PIDS+=($!)
-	local i
-	for i in $(seq 100); do
-		grep -qs ready "$TC_TMP"/res/*.stdout && break
-		sleep 0.1
-	done
-	[ -n "$(ls -A "$TC_TMP/tmp")" ]
-	[ "$(pgrep -f "$MARK" | wc -l)" -ge 3 ]
-	kill -KILL "${PIDS[0]}"
-	gone "$MARK"
-	for i in $(seq 50); do
-		[ -z "$(ls -A "$TC_TMP/res" "$TC_TMP/tmp" | grep -v ':$' | grep -v '^$')" ] && break
-		sleep 0.1
-	done
-	[ -z "$(ls -A "$TC_TMP/res")" ]
-	[ -z "$(ls -A "$TC_TMP/tmp")" ]
-}
-
-@test "tool-exec: SIGTERM mid-run is a runtime error (3), and everything is cleaned up" {
-	request TR-term.md <<EOF
----
-request_id: TR-term
-language: python
-network: none
----
-## Command
-\`\`\`
-python3 -c 'import time; print("ready", flush=True); time.sleep(60)' $MARK
-\`\`\`
-EOF
-	"$EXEC" --request "$TC_TMP/req/TR-term.md" --results-dir "$TC_TMP/res" >"$TC_TMP/out" 2>"$TC_TMP/err" 3>&- &
-	PIDS+=($!)
-	local i rc=0
-	for i in $(seq 100); do
-		grep -qs ready "$TC_TMP"/res/*.stdout && break
-		sleep 0.1
-	done
-	kill -TERM "${PIDS[0]}"
-	wait "${PIDS[0]}" || rc=$?
-	[ "$rc" -eq 3 ]
-	[ "$(cat "$TC_TMP/err")" = "toolcell-tool-exec: interrupted by SIGTERM" ]
-	gone "$MARK"
-	[ -z "$(ls -A "$TC_TMP/res")" ]
-	[ -z "$(ls -A "$TC_TMP/tmp")" ]
 }
