@@ -198,6 +198,65 @@ static bool unmet_requirement(const struct ctx *c, char *why, size_t n)
 	return false;
 }
 
+/* The names in toolcell's environment (TOOLCELL_* and a shell's own aside) that the tool's
+ * environment lacks, for a policy with "warn_env_not_passed": a caller
+ * such as OpenFang passes exactly the variables it means the tool to have
+ * (its allowed_env_vars), and one the policy drops must not vanish
+ * silently. One line, names cut at WARN_NAME_MAX and shown printable. */
+#define WARN_NAME_MAX 64
+/* What a shell (a wrapper script such as tools/toolcell-python) exports of its
+ * own accord, never the caller's choice. */
+static bool shell_own(const char *name, size_t k)
+{
+	static const char *const own[] = { "PWD", "OLDPWD", "SHLVL", "_" };
+
+	for (size_t i = 0; i < TC_ARRAY_SIZE(own); i++)
+		if (strlen(own[i]) == k && !strncmp(name, own[i], k))
+			return true;
+	return false;
+}
+
+#define WARN_LINE_MAX 512
+static void warn_env_not_passed(const struct tc_config *cfg)
+{
+	char names[WARN_LINE_MAX] = "";
+	size_t len = 0, n = 0, more = 0, k, i, j;
+
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+
+		k = eq ? (size_t)(eq - *e) : strlen(*e);
+		if (k == 0 || (k >= 9 && !strncmp(*e, "TOOLCELL_", 9)) || shell_own(*e, k))
+			continue;
+		for (i = 0; i < cfg->n_env; i++)
+			if (!strncmp(cfg->env[i], *e, k) && cfg->env[i][k] == '=')
+				break;
+		if (i < cfg->n_env)
+			continue;
+		if (len + 2 + WARN_NAME_MAX + 4 >= sizeof(names)) {
+			more++;
+			continue;
+		}
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s", n ? ", " : "");
+		for (j = 0; j < k && j < WARN_NAME_MAX; j++)
+			names[len++] = (*e)[j] > ' ' && (*e)[j] < 0x7f ? (*e)[j] : '?';
+		if (j < k)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "...");
+		names[len] = '\0';
+		n++;
+	}
+	if (!n)
+		return;
+	if (more)
+		diag("not passed to the tool, as the policy's pass_env does not list them: %s and %zu "
+		     "more (add each the tool needs to pass_env)",
+		     names, more);
+	else
+		diag("not passed to the tool, as the policy's pass_env does not list %s: %s (add %s "
+		     "to pass_env if the tool needs %s)",
+		     n == 1 ? "it" : "them", names, n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+}
+
 /* The shared lock on the run's rootfs (rootfs.c), held until toolcell exits,
  * so a rebuild never removes the tree under this run. */
 static int rootfs_lock = -1;
@@ -263,6 +322,8 @@ static void load_config(struct ctx *c)
 	/* check reports an unmet requirement instead of stopping at it */
 	if (c->cli.verb != TC_VERB_CHECK && unmet_requirement(c, why, sizeof(why)))
 		die_with("policy", EOPNOTSUPP, "%s", why);
+	if (c->cli.verb != TC_VERB_CHECK && c->policy.warn_env_not_passed && !c->cli.quiet)
+		warn_env_not_passed(&c->cfg);
 }
 
 /* given as an absolute path with ".", ".." and "//" folded away by text
@@ -521,6 +582,24 @@ static const char *limit_words(const struct tc_outcome *o)
 	return NULL;
 }
 
+/* A framework with a timeout of its own (OpenFang's, 30 s by default) must
+ * see that toolcell's fired first, and which setting to raise. */
+static void explain_timeout(const struct ctx *c, const char *w)
+{
+	const struct tc_outcome *o = &c->out;
+	bool cpu = o->signaled && (o->signal == SIGXCPU || o->status_inferred);
+	uint64_t ms = c->cfg.limit[cpu ? TC_LIMIT_CPU_TIME : TC_LIMIT_WALL];
+
+	if (cpu)
+		diag("%s (CPU time): toolcell's own limit of %g s, not its caller's (raise "
+		     "--cpu-time or the policy's limits.cpu_time)",
+		     w, (double)ms / 1000);
+	else
+		diag("%s (wall clock): toolcell's own limit of %g s, not its caller's (raise "
+		     "--timeout, TOOLCELL_TIMEOUT or the policy's limits.timeout)",
+		     w, (double)ms / 1000);
+}
+
 static void explain(const struct ctx *c)
 {
 	const struct tc_outcome *o = &c->out;
@@ -534,9 +613,7 @@ static void explain(const struct ctx *c)
 	if (quiet || !w)
 		return;
 	if (o->status == TC_STATUS_TIMEOUT)
-		diag("%s (%s)", w,
-		     o->signaled && (o->signal == SIGXCPU || o->status_inferred) ? "CPU time"
-										 : "wall clock");
+		explain_timeout(c, w);
 	else if (o->status == TC_STATUS_SYSCALL_DENIED && o->has_denied_syscall)
 		diag("%s (%s, number %d)", w, o->denied_syscall_name, o->denied_syscall_nr);
 	else if (o->status == TC_STATUS_OUTPUT_LIMIT)

@@ -58,13 +58,14 @@ enum top_key {
 	K_SESSION,
 	K_ROOTFS,
 	K_PROGRAMS,
+	K_WARN_ENV,
 	K__MAX
 };
-static const char *const top_keys[K__MAX] = { "version",  "description",   "network",	"hostname",
-					      "limits",	  "max",	   "allow",	"env",
-					      "pass_env", "binds",	   "uid_range", "require",
-					      "seccomp",  "cgroup_parent", "session",	"rootfs",
-					      "programs" };
+static const char *const top_keys[K__MAX] = {
+	"version", "description",   "network",	"hostname", "limits",	 "max",
+	"allow",   "env",	    "pass_env", "binds",    "uid_range", "require",
+	"seccomp", "cgroup_parent", "session",	"rootfs",   "programs",	 "warn_env_not_passed"
+};
 static const char *const allow_keys[] = { "ro_bind",  "bind",	       "workspace", "env",
 					  "pass_env", "cgroup_parent", "rootfs" };
 #define ALLOW_BOOLS (TC_ARRAY_SIZE(allow_keys) - 1) /* "rootfs", the last, is a list */
@@ -876,6 +877,8 @@ static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct
 		return r;
 	if (f[K_PASS_ENV] && (r = parse_pass_env(c, f[K_PASS_ENV], p)) < 0)
 		return r;
+	if ((r = parse_bool(c, "warn_env_not_passed", f[K_WARN_ENV], &p->warn_env_not_passed)) < 0)
+		return r;
 	if (f[K_BINDS] && (r = parse_binds(c, f[K_BINDS], p)) < 0)
 		return r;
 	p->uid_base = UID_RANGE_START;
@@ -1108,6 +1111,7 @@ static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 	    !json_add(o, "landlock",
 		      p->require_landlock ? cJSON_CreateNumber(p->require_landlock)
 					  : cJSON_CreateBool(false)) ||
+	    !json_add(root, "warn_env_not_passed", cJSON_CreateBool(p->warn_env_not_passed)) ||
 	    !json_add(root, "seccomp", seccomp_to_json(&p->syscalls)) ||
 	    (p->cgroup_parent &&
 	     !json_add(root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))) ||

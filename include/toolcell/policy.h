@@ -40,7 +40,8 @@ struct tc_policy {
 	size_t n_programs;
 	uint32_t uid_base, uid_count;
 	bool require_cgroup2;
-	unsigned require_landlock;	   /* lowest Landlock ABI the host must have; 0: none */
+	unsigned require_landlock; /* lowest Landlock ABI the host must have; 0: none */
+	bool warn_env_not_passed;  /* name, on stderr, the variables the tool does not get */
 	struct tc_syscall_policy syscalls; /* the "seccomp" section, resolved */
 	/* network is always "none" in this version; other values are refused. */
 };

@@ -264,7 +264,7 @@ EOF
 	era --timeout 0.5 --cmd "python3 -c 'import time; print(\"started\", flush=True); time.sleep(30)'"
 	[ "$status" -eq 124 ]
 	[ "$(cat "$TC_TMP/stdout")" = "started" ]
-	[ "$(cat "$TC_TMP/stderr")" = "toolcell: the tool reached its time limit (wall clock)" ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: the tool reached its time limit (wall clock): toolcell's own limit of 0.5 s, not its caller's (raise --timeout, TOOLCELL_TIMEOUT or the policy's limits.timeout)" ]
 }
 
 @test "era-wrapper: a command killed by a signal ends the wrapper with 128+N" {

@@ -347,3 +347,209 @@ sys.stdout.write(json.dumps({"agent_id": "agent-1", "context": {}, "message": ms
 	grep -q '^  File "broken.py", line 1' "$TC_TMP/stderr"
 	[ "$(ls -A "$AGENTS" | tr '\n' ' ')" = "broken.py good.py " ]
 }
+
+# ---------------------------------------------------------------- policies/openfang.json and the README recipe
+
+# openfang_policy: the shipped policies/openfang.json (the build tree's copy)
+openfang_policy() {
+	echo "$(readlink -f "$(dirname "$TOOLCELL")")/policies/openfang.json"
+}
+
+# sdk_layout: a clean-room stand-in of OpenFang's layout in $TC_TMP/openfang:
+# sdk/python/openfang_sdk.py (read_input, respond, log, Agent) and
+# sdk/python/examples/echo_agent.py, which puts its folder's parent on
+# sys.path to import the SDK, as OpenFang's own example does
+sdk_layout() {
+	SDK="$TC_TMP/openfang/sdk/python"
+	mkdir -p "$SDK/examples"
+	cat >"$SDK/openfang_sdk.py" <<'EOF'
+import json, os, sys
+
+
+def read_input():
+    line = sys.stdin.readline()
+    if not line.strip():
+        return {"type": "message", "agent_id": os.environ.get("OPENFANG_AGENT_ID", ""),
+                "message": os.environ.get("OPENFANG_MESSAGE", ""), "context": {}}
+    return json.loads(line)
+
+
+def respond(text, metadata=None):
+    out = {"type": "response", "text": text}
+    if metadata is not None:
+        out["metadata"] = metadata
+    print(json.dumps(out), flush=True)
+
+
+def log(msg, level="INFO"):
+    print("[%s] %s" % (level, msg), file=sys.stderr, flush=True)
+
+
+class Agent:
+    def __init__(self):
+        self.handler = None
+
+    def on_message(self, fn):
+        self.handler = fn
+        return fn
+
+    def run(self):
+        msg = read_input()
+        try:
+            got = self.handler(msg.get("message", ""), msg.get("context", {}))
+        except Exception as e:
+            log(str(e), "ERROR")
+            respond("Error: %s" % e)
+            sys.exit(1)
+        respond(got if isinstance(got, str) else got.get("text", ""))
+EOF
+	cat >"$SDK/examples/echo_agent.py" <<'EOF'
+import os, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from openfang_sdk import Agent
+
+agent = Agent()
+
+
+@agent.on_message
+def handle(message, context):
+    agent_id = context.get("agent_id", os.environ.get("OPENFANG_AGENT_ID", "unknown"))
+    return "Hello from Python agent %s! You said: %s" % (agent_id, message)
+
+
+agent.run()
+EOF
+	chmod -R a+rX "$TC_TMP/openfang"
+}
+
+# recipe_wrapper: README's /usr/local/bin/openfang-python, here in $TC_TMP/bin
+recipe_wrapper() {
+	cat >"$TC_TMP/bin/openfang-python" <<EOF
+#!/bin/sh
+# the interpreter path given to OpenFang (README: "OpenFang")
+export TOOLCELL_POLICY=$(openfang_policy) TOOLCELL_SCRIPT_DIR=1 TOOLCELL_RO_BIND=$SDK
+exec $WRAPPER "\$@"
+EOF
+	chmod 755 "$TC_TMP/bin/openfang-python"
+	echo "$TC_TMP/bin/openfang-python"
+}
+
+@test "openfang: policies/openfang.json is OpenFang's own sandbox defaults and passes OpenFang's six variables" {
+	local p
+	p=$(openfang_policy)
+	capture "$TOOLCELL" policy check "$p"
+	[ "$status" -eq 0 ]
+	[ "$(jget limits.memory "$TC_TMP/stdout")" = 536870912 ] || [ "$(jget limits.memory "$TC_TMP/stdout")" = 512M ]
+	[ "$(jget limits.cpus "$TC_TMP/stdout")" = 1 ]
+	[ "$(jget limits.timeout "$TC_TMP/stdout")" = 60 ]
+	[ "$(jget limits.pids "$TC_TMP/stdout")" = 100 ]
+	[ "$(jget limits.tmp_size "$TC_TMP/stdout")" = 67108864 ] || [ "$(jget limits.tmp_size "$TC_TMP/stdout")" = 64M ]
+	[ "$(jget network "$TC_TMP/stdout")" = none ]
+	[ "$(jget pass_env "$TC_TMP/stdout")" = '["OPENFANG_AGENT_ID", "OPENFANG_MESSAGE", "PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV"]' ]
+	[ "$(jget warn_env_not_passed "$TC_TMP/stdout")" = true ]
+	# and a run under it has them in force
+	local script
+	script=$(agent env_agent.py)
+	message agent-7 limits
+	openfang / "$script" TOOLCELL_POLICY="$p" TOOLCELL_RESULT="$TC_TMP/r.json" PYTHONPATH=/opt/lib VIRTUAL_ENV=/opt/venv
+	[ "$status" -eq 0 ]
+	[ ! -s "$TC_TMP/stderr" ]
+	[ "$(jget limits.memory.value "$TC_TMP/r.json")" = 536870912 ]
+	[ "$(jget limits.timeout.value "$TC_TMP/r.json")" = 60000 ]
+	[ "$(jget limits.pids.value "$TC_TMP/r.json")" = 100 ]
+	[ "$(response | jget env.OPENFANG_AGENT_ID)" = agent-7 ]
+	[ "$(response | jget env.PYTHONPATH)" = /opt/lib ]
+	[ "$(response | jget env.VIRTUAL_ENV)" = /opt/venv ]
+	[ "$(response | jget env.PATH)" = "$PATH" ]
+	[ "$(response | jget env.HOME)" = "${HOME:-/}" ]
+}
+
+@test "openfang: the README recipe runs OpenFang's sdk/python/examples/echo_agent.py layout, the SDK imported from the script's parent folder" {
+	sdk_layout
+	local wrapper
+	wrapper=$(recipe_wrapper)
+	message a-1 hi '{"agent_name":"echo","system_prompt":"be brief"}'
+	# OpenFang: absolute script path, working directory the script's folder,
+	# the environment cleared but its own variables
+	status=0
+	env -i -C "$SDK/examples" OPENFANG_AGENT_ID=a-1 OPENFANG_MESSAGE=hi PATH="$PATH" HOME="${HOME:-/}" \
+		"$wrapper" "$SDK/examples/echo_agent.py" <"$TC_TMP/input" >"$TC_TMP/stdout" 2>"$TC_TMP/stderr" || status=$?
+	[ "$status" -eq 0 ] || { cat "$TC_TMP/stderr" >&2; return 1; }
+	[ ! -s "$TC_TMP/stderr" ]
+	[ "$(cat "$TC_TMP/stdout")" = '{"type": "response", "text": "Hello from Python agent a-1! You said: hi"}' ]
+	# without the SDK's folder bound, the import fails as OpenFang would report it
+	sed -i 's/ TOOLCELL_RO_BIND=[^ ]*$//' "$wrapper"
+	status=0
+	env -i -C "$SDK/examples" OPENFANG_AGENT_ID=a-1 OPENFANG_MESSAGE=hi PATH="$PATH" HOME="${HOME:-/}" \
+		"$wrapper" "$SDK/examples/echo_agent.py" <"$TC_TMP/input" >"$TC_TMP/stdout" 2>"$TC_TMP/stderr" || status=$?
+	[ "$status" -eq 1 ]
+	[ "$(tail -n 1 "$TC_TMP/stderr")" = "ModuleNotFoundError: No module named 'openfang_sdk'" ]
+}
+
+@test "openfang: a variable of the agent's allowed_env_vars that the policy drops is named in one stderr line, never silently" {
+	local script
+	script=$(agent env_agent.py)
+	message agent-3 hello
+	openfang / "$script" TOOLCELL_POLICY="$(openfang_policy)" MY_API_KEY=k-1 OTHER=o-2
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: not passed to the tool, as the policy's pass_env does not list them: MY_API_KEY, OTHER (add them to pass_env if the tool needs them)" ]
+	! grep -q 'k-1\|o-2' "$TC_TMP/stdout"
+	# passed on (TOOLCELL_PASS_ENV, as the agent's wrapper may ask), it reaches the tool and no line is printed
+	openfang / "$script" TOOLCELL_POLICY="$(openfang_policy)" TOOLCELL_PASS_ENV=MY_API_KEY MY_API_KEY=k-1
+	[ "$status" -eq 0 ]
+	[ ! -s "$TC_TMP/stderr" ]
+	[ "$(response | jget env.MY_API_KEY)" = k-1 ]
+	# a policy without warn_env_not_passed (default.json) stays silent, as python3 would
+	openfang / "$script" MY_API_KEY=k-1
+	[ "$status" -eq 0 ]
+	[ ! -s "$TC_TMP/stderr" ]
+}
+
+@test "openfang: toolcell's own timeout firing before OpenFang's says so in one stderr line (exit 124)" {
+	local script
+	script=$(agent hang_agent.py)
+	message agent-5 wait
+	openfang / "$script" TOOLCELL_POLICY="$(openfang_policy)" TOOLCELL_TIMEOUT=0.5
+	[ "$status" -eq 124 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: the tool reached its time limit (wall clock): toolcell's own limit of 0.5 s, not its caller's (raise --timeout, TOOLCELL_TIMEOUT or the policy's limits.timeout)" ]
+}
+
+@test "openfang: OpenFang's parse_python_output cases end to end: the last response line wins, plain lines are joined, no output is an error" {
+	local a="$AGENTS/out_agent.py"
+	printf 'import sys\nsys.stdin.readline()\nmode = sys.argv[1]\nif mode == "json":\n    print("Loading model...")\n    print("{\\"type\\": \\"response\\", \\"text\\": \\"Hello from Python!\\"}")\nelif mode == "plain":\n    print("Hello from Python!")\n    print("Line two   ")\n' >"$a"
+	chmod 644 "$a"
+	message agent-2 x
+	# OpenFang's parse_python_output, clean-room: the last line that is a
+	# JSON response with a string text wins; else all lines, each trim_end'ed,
+	# joined with \n; nothing at all is an error
+	parse() {
+		"$PY" -I -c '
+import json, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+for ln in reversed(lines):
+    try:
+        v = json.loads(ln)
+    except ValueError:
+        continue
+    if isinstance(v, dict) and v.get("type") == "response" and isinstance(v.get("text"), str):
+        print(v["text"], end=""); sys.exit(0)
+text = "\n".join(ln.rstrip() for ln in lines)
+if not text:
+    sys.exit("Invalid response: Script produced no output")
+print(text, end="")' "$TC_TMP/stdout"
+	}
+	env -i -C "$AGENTS" PATH="$PATH" "$WRAPPER" "$a" json <"$TC_TMP/input" >"$TC_TMP/stdout"
+	[ "$(parse)" = "Hello from Python!" ]
+	env -i -C "$AGENTS" PATH="$PATH" "$WRAPPER" "$a" plain <"$TC_TMP/input" >"$TC_TMP/stdout"
+	[ "$(parse)" = "Hello from Python!
+Line two" ]
+	env -i -C "$AGENTS" PATH="$PATH" "$WRAPPER" "$a" none <"$TC_TMP/input" >"$TC_TMP/stdout"
+	run parse
+	[ "$status" -eq 1 ]
+	[ "$output" = "Invalid response: Script produced no output" ]
+	# test_run_python_missing_script: python3's own message and exit code 2
+	capture env -i PATH="$PATH" "$WRAPPER" /nonexistent/script.py
+	[ "$status" -eq 2 ]
+	[ "$(cat "$TC_TMP/stderr")" = "python3: can't open file '/nonexistent/script.py': [Errno 2] No such file or directory" ]
+}

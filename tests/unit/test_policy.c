@@ -174,7 +174,7 @@ static void test_unknown_and_duplicate_keys(void **state)
 	refused("{\"version\": 1, \"colour\": 1}",
 		"policies/x.json: colour: unknown key (known: version, description, network, "
 		"hostname, limits, max, allow, env, pass_env, binds, uid_range, require, seccomp, "
-		"cgroup_parent, session, rootfs, programs)");
+		"cgroup_parent, session, rootfs, programs, warn_env_not_passed)");
 	refused("{\"version\": 1, \"limits\": {\"colour\": 1}}",
 		"policies/x.json: limits.colour: unknown key (known: memory, cpus, pids, timeout, "
 		"cpu_time, tmp_size, tmp_inodes, shm_size, file_size, open_files, request_size, "
@@ -280,6 +280,18 @@ static void test_scalar_keys(void **state)
 	refused("{\"version\": 1, \"network\": \"host\"}",
 		"network: expected \"none\" (the only network mode in this version), got \"host\"");
 	refused("{\"version\": 1, \"network\": null}", "network: expected \"none\"");
+	refused("{\"version\": 1, \"warn_env_not_passed\": 1}",
+		"warn_env_not_passed: expected true or false, got 1");
+	{
+		struct tc_policy w;
+
+		parse_ok("{\"version\": 1, \"warn_env_not_passed\": true}", &w);
+		assert_true(w.warn_env_not_passed);
+		tc_policy_release(&w);
+		parse_ok("{\"version\": 1}", &w);
+		assert_false(w.warn_env_not_passed);
+		tc_policy_release(&w);
+	}
 	refused("{\"version\": 1, \"hostname\": \"\"}",
 		"hostname: expected 1 to 63 letters, digits or '-', got \"\"");
 	refused("{\"version\": 1, \"hostname\": \"bad_name\"}", "got \"bad_name\"");
@@ -748,9 +760,11 @@ static void round_trip(const struct tc_policy *p)
 
 static void test_to_json(void **state)
 {
-	static const char *const keys[] = { "version", "network", "hostname", "limits", "max",
-					    "allow",   "env",	  "pass_env", "binds",	"uid_range",
-					    "require", "seccomp", "rootfs",   "session" };
+	static const char *const keys[] = { "version",	 "network",  "hostname",
+					    "limits",	 "max",	     "allow",
+					    "env",	 "pass_env", "binds",
+					    "uid_range", "require",  "seccomp",
+					    "rootfs",	 "session",  "warn_env_not_passed" };
 	struct tc_policy p;
 	const cJSON *lim;
 	cJSON *doc;
