@@ -198,11 +198,6 @@ static bool unmet_requirement(const struct ctx *c, char *why, size_t n)
 	return false;
 }
 
-/* The names in toolcell's environment (TOOLCELL_* and a shell's own aside) that the tool's
- * environment lacks, for a policy with "warn_env_not_passed": a caller
- * such as OpenFang passes exactly the variables it means the tool to have
- * (its allowed_env_vars), and one the policy drops must not vanish
- * silently. One line, names cut at WARN_NAME_MAX and shown printable. */
 #define WARN_NAME_MAX 64
 /* What a shell (a wrapper script such as tools/toolcell-python) exports of its
  * own accord, never the caller's choice. */
@@ -217,6 +212,11 @@ static bool shell_own(const char *name, size_t k)
 }
 
 #define WARN_LINE_MAX 512
+/* The names in toolcell's environment (TOOLCELL_* and a shell's own aside) that the tool's
+ * environment lacks, for a policy with "warn_env_not_passed": a caller
+ * such as OpenFang passes exactly the variables it means the tool to have
+ * (its allowed_env_vars), and one the policy drops must not vanish
+ * silently. One line, names cut at WARN_NAME_MAX and shown printable. */
 static void warn_env_not_passed(const struct tc_config *cfg)
 {
 	char names[WARN_LINE_MAX] = "";
