@@ -281,11 +281,17 @@ EOF
 	chmod 755 "$TC_TMP/bin/era-wrapper"
 	capture env -u TOOLCELL PATH=/usr/bin:/bin "$TC_TMP/bin/era-wrapper" --help
 	[ "$status" -eq 125 ]
-	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: cannot find its package: no toolcell/era.py in $TC_TMP/bin/python or $TC_TMP/bin/../share/toolcell/python (install it with toolcell)" ]
+	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: cannot find its package: no toolcell/era.py beside $TC_TMP/bin (python/, ../share/toolcell/python or ../../share/toolcell/python; install it with toolcell)" ]
 	mkdir -p "$TC_TMP/share/toolcell/python"
 	cp -r "$(dirname "$(readlink -f "$ERA")")/python/toolcell" "$TC_TMP/share/toolcell/python/" 2>/dev/null ||
 		cp -r "$BATS_TEST_DIRNAME/../../tools/python/toolcell" "$TC_TMP/share/toolcell/python/"
 	chmod -R a+rX "$TC_TMP/share"
+	# the package's layout: libexec/toolcell/era-wrapper finds share/toolcell/python too
+	mkdir -p "$TC_TMP/libexec/toolcell"
+	cp "$ERA" "$TC_TMP/libexec/toolcell/era-wrapper"
+	chmod -R a+rX "$TC_TMP/libexec"
+	capture "$TC_TMP/libexec/toolcell/era-wrapper" --help
+	[ "$status" -eq 0 ]
 	ln -s "$(readlink -f "$TOOLCELL")" "$TC_TMP/bin/toolcell"
 	ln -s "$TC_TMP/bin/era-wrapper" "$TC_TMP/elsewhere/era"
 	capture env -u TOOLCELL PATH=/usr/bin:/bin "$TC_TMP/elsewhere/era" --language python --network none --cmd "python3 -c 'print(7)'"
