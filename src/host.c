@@ -3,6 +3,7 @@
  * changes the host. */
 #include <linux/landlock.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -21,16 +22,27 @@ int tc_host_landlock_abi(void)
 	return abi < 0 ? -errno : (int)abi;
 }
 
+/* In a probe's child, first thing: it dies with toolcell, and leaves at
+ * once if toolcell died before the prctl (it has a new parent then). */
+static void die_with(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != parent)
+		_exit(EIO);
+}
+
 /* fork a child that tries unshare(flags); its errno comes back as status */
 static int try_unshare(int flags)
 {
 	int status;
-	pid_t pid = fork();
+	pid_t self = getpid(), pid = fork();
 
 	if (pid < 0)
 		return -errno;
-	if (pid == 0)
+	if (pid == 0) {
+		die_with(self);
 		_exit(unshare(flags) < 0 ? (errno & 0xff) : 0);
+	}
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EIO;
@@ -106,16 +118,22 @@ static bool report_cgroup(FILE *out, const char *parent, bool from_caller)
 static int try_proc_mount(void)
 {
 	int status;
-	pid_t pid = fork();
+	pid_t self = getpid(), pid = fork();
 
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		die_with(self);
 		if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) < 0)
 			_exit(errno & 0xff);
 		pid_t in = fork();
 		if (in < 0)
 			_exit(errno & 0xff);
+		/* (its parent outside its PID namespace, getppid() says 0: a
+		 * parent gone before the prctl leaves it one mount and an exit,
+		 * nothing that waits) */
+		if (in == 0)
+			prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		if (in == 0)
 			_exit(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 					      mount("proc", "/proc", "proc",
