@@ -305,3 +305,47 @@ same_as_coreutils() {
 	cut_owner() { awk '{ if (NF > 4) { $3 = "-"; $4 = "-" } print }' "$1"; }
 	[ "$(cut_owner "$TC_TMP/stdout")" = "$(cut_owner "$TC_TMP/want")" ]
 }
+
+@test "formal-ai's own assertions: a planned run mutates only the workspace, ls once, no escape, a cleared env, python3, no shell" {
+	# planned_prompt_mutates_only_workspace_files: the framework writes the
+	# files (create report.txt alpha, modify to beta, create and delete
+	# scratch.tmp), then run_command("cat report.txt")
+	printf 'alpha' >"$WS/report.txt"
+	printf 'beta' >"$WS/report.txt"
+	printf 'tmp' >"$WS/scratch.tmp"
+	rm "$WS/scratch.tmp"
+	chmod 644 "$WS/report.txt"
+	ws cat report.txt
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = beta ]
+	[ "$(cat "$WS/report.txt")" = beta ]
+	[ ! -e "$WS/scratch.tmp" ]
+	# run_terminal_command_is_planned_once: `ls` runs once, lists the workspace
+	ws ls
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = "$(printf 'a.txt\nreport.txt')" ]
+	# parent_paths_are_rejected: ../escape.txt never lands outside
+	ws python3 -c 'open("../escape.txt", "w").write("x")' ../escape.txt
+	[ "$status" -eq 125 ]
+	[ ! -e "$TC_TMP/escape.txt" ]
+	ws python3 -c 'open("../escape.txt", "w").write("x")'
+	[ "$status" -eq 1 ]
+	[ ! -e "$TC_TMP/escape.txt" ]
+	# command_environment_is_cleared, spawned for real (the seed's env is a
+	# builtin that spawns nothing): the caller's secret is not there
+	FORMAL_AI_TEST_SECRET=s3cret ws env
+	[ "$status" -eq 0 ]
+	[ "$(grep -c FORMAL_AI_TEST_SECRET "$TC_TMP/stdout")" = 0 ]
+	grep -qx 'TMPDIR=/tmp' "$TC_TMP/stdout"
+	# python3_command_runs_from_allowlisted_resolved_path
+	printf 'print("agent_python_ok")\n' >"$WS/script.py"
+	chmod 644 "$WS/script.py"
+	ws python3 script.py
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = agent_python_ok ]
+	# unsupported_commands_are_rejected: sh -c echo blocked
+	ws sh -c echo blocked
+	[ "$status" -eq 125 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: 'sh' is not one of the programs $POLICY allows (python3, cat, ls, printf, env, echo, pwd)" ]
+	[ ! -s "$TC_TMP/stdout" ]
+}
