@@ -168,6 +168,8 @@ static bool wait_runner(pid_t pid, uint64_t ms)
 	return false;
 }
 
+static void drain_stderr(struct session *s);
+
 /* End the runner and its sandbox: gently (EOF to the harness) or at once
  * (SIGTERM: the runner kills the sandbox). What the run's status was goes
  * into status ("memory_limit"), when the runner said. */
@@ -194,6 +196,8 @@ static void stop(struct session *s, bool gently, char *status, size_t n)
 		line[strcspn(line, "\n")] = '\0';
 		snprintf(status, n, "%s", line);
 	}
+	/* the runner is gone: what the harness wrote on stderr is all there */
+	drain_stderr(s);
 	tc_closep(&s->from_h);
 	tc_closep(&s->err_h);
 	tc_closep(&s->status_fd);

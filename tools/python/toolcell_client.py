@@ -446,6 +446,7 @@ class Session:
         self._buf = bytearray()
         self._stderr = bytearray()
         self._closed = False
+        self._failed = None  # a default import that failed: every request raises it
         self._lock = threading.Lock()
         self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
         self._drain.start()
@@ -582,12 +583,19 @@ class Session:
         end = time.monotonic() + STDERR_WAIT
         while DEFAULT_IMPORT_FAILED.encode() not in self._stderr and time.monotonic() < end:
             time.sleep(0.01)  # the line toolcell copied from the session, on its way
+        # no request can run in this session: end it, which also makes
+        # toolcell pass on all of the session's stderr
+        self.close()
         stderr = bytes(self._stderr)
-        raise ToolcellRefused(f"{e.get('type')}: {e.get('message')}; toolcell's stderr: "
-                              f"{stderr.decode('utf-8', 'replace').strip()}",
-                              type=e.get("type"), exit_code=None, stderr=stderr)
+        self._failed = ToolcellRefused(
+            f"{e.get('type')}: {e.get('message')}; toolcell's stderr: "
+            f"{stderr.decode('utf-8', 'replace').strip()}",
+            type=e.get("type"), exit_code=self._proc.returncode, stderr=stderr)
+        raise self._failed
 
     def _request(self, request, timeout_s):
+        if self._failed is not None:
+            raise self._failed
         if self._closed:
             raise ToolcellError("the session is closed")
         line = _encode(request, "session request") + b"\n"
