@@ -127,8 +127,8 @@ static int read_digest(int fd, char hex[65])
 
 static int check_manifest(int dirfd, const char *dir, bool full, struct tc_error *err)
 {
-	_cleanup_close_ int mfd = open_inside(dirfd, TC_ROOTFS_MANIFEST + 1);
-	_cleanup_close_ int dfd = open_inside(dirfd, TC_ROOTFS_MANIFEST ".sha256" + 1);
+	_cleanup_close_ int mfd = open_inside(dirfd, TC_ROOTFS_MANIFEST_REL);
+	_cleanup_close_ int dfd = open_inside(dirfd, TC_ROOTFS_MANIFEST_REL ".sha256");
 	unsigned char d[TC_SHA256_DIGEST_SIZE];
 	char want[65], got[65];
 	struct stat ms, ds;
@@ -137,7 +137,7 @@ static int check_manifest(int dirfd, const char *dir, bool full, struct tc_error
 		return tc_error_set(err, STAGE, EPERM,
 				    "%s is not a rootfs made by toolcell's builder: no %s%s (%s); "
 				    "build one with 'toolcell rootfs build'",
-				    dir, TC_ROOTFS_MANIFEST + 1, mfd < 0 ? "" : ".sha256",
+				    dir, TC_ROOTFS_MANIFEST_REL, mfd < 0 ? "" : ".sha256",
 				    strerror(-(mfd < 0 ? mfd : dfd)));
 	if (fstat(mfd, &ms) < 0 || fstat(dfd, &ds) < 0 || !S_ISREG(ms.st_mode) ||
 	    !S_ISREG(ds.st_mode) || !safe_owner(&ms) || !safe_owner(&ds))
@@ -148,7 +148,7 @@ static int check_manifest(int dirfd, const char *dir, bool full, struct tc_error
 	if (read_digest(dfd, want) < 0)
 		return tc_error_set(err, STAGE, EPERM,
 				    "refusing the rootfs %s: %s.sha256 is not a sha256 digest", dir,
-				    TC_ROOTFS_MANIFEST + 1);
+				    TC_ROOTFS_MANIFEST_REL);
 	if (!full)
 		return 0;
 	if (tc_sha256_file(mfd, TC_ROOTFS_MANIFEST_MAX, d) < 0)

@@ -12,9 +12,11 @@
 
 #include "toolcell/error.h"
 
-#define TC_ROOTFS_NAME_MAX     32 /* a variant's name: [a-z0-9][a-z0-9_-]* */
-#define TC_MAX_ROOTFS_CHOICES  16 /* entries in a policy's allow.rootfs */
-#define TC_ROOTFS_MANIFEST     "/usr/lib/toolcell/manifest.txt"
+#define TC_ROOTFS_NAME_MAX    32 /* a variant's name: [a-z0-9][a-z0-9_-]* */
+#define TC_MAX_ROOTFS_CHOICES 16 /* entries in a policy's allow.rootfs */
+/* the manifest's path below the tree's top, and as the tool sees it */
+#define TC_ROOTFS_MANIFEST_REL "usr/lib/toolcell/manifest.txt"
+#define TC_ROOTFS_MANIFEST     "/" TC_ROOTFS_MANIFEST_REL
 #define TC_ROOTFS_PACKAGES     "/usr/lib/toolcell/packages.txt"
 #define TC_ROOTFS_MANIFEST_MAX (16u << 20) /* a manifest is ~200 KiB; hashed only this far */
 
