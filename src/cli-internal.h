@@ -65,7 +65,5 @@ const char *tc_cli_unit_metavar(enum tc_unit unit);
 void tc_cli_limit_range(enum tc_limit_id id, char *buf, size_t n);
 /* The shipped default.json's value of limit id as its file writes it, or "-". */
 const char *tc_cli_default_limit(enum tc_limit_id id);
-/* "run", "policy check", ... ("" for TC_VERB_NONE). */
-const char *tc_cli_verb_name(enum tc_verb v);
 
 #endif

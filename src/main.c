@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "toolcell/audit.h"
 #include "toolcell/cgroup.h"
 #include "toolcell/cli.h"
 #include "toolcell/host.h"
@@ -39,6 +40,24 @@ extern char **environ;
 
 static bool quiet;
 static bool call_mode; /* every refusal still prints one envelope */
+/* this run's id, times, verb and caller: the record's and the audit line's */
+static struct tc_run run;
+/* toolcell.conf and the site folder (site.h), read by load_config */
+static struct tc_site site;
+
+/* The audit line, where toolcell.conf leaves it on (o NULL: no outcome). */
+static void audit(const struct tc_outcome *o, const char *status)
+{
+	static bool done; /* one line per run */
+	char line[TC_AUDIT_LINE_MAX];
+
+	if (!run.id[0] || !site.conf.audit || done)
+		return;
+	done = true;
+	tc_run_end(&run);
+	tc_audit_format(&run, o, status, line, sizeof(line));
+	(void)tc_audit_send(site.conf.audit_socket, line); /* no logger fails no run */
+}
 
 static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void diag(const char *fmt, ...)
@@ -73,6 +92,10 @@ static void refusal_envelope(const struct tc_error *e)
 
 _Noreturn static void die(const struct tc_error *e)
 {
+	bool bad_input = !strcmp(e->stage, "cli") || !strcmp(e->stage, "policy") ||
+			 !strcmp(e->stage, "request") || !strcmp(e->stage, "config");
+
+	audit(NULL, bad_input ? "rejected" : "sandbox_error");
 	diag("%s", e->message);
 	if (call_mode)
 		refusal_envelope(e);
@@ -110,9 +133,6 @@ static void find_exe_dir(void)
 	buf[n] = '\0';
 	snprintf(exe_dir, sizeof(exe_dir), "%s", dirname(buf));
 }
-
-/* toolcell.conf and the site folder (site.h), read by load_config */
-static struct tc_site site;
 
 static char *default_path(const char *build_rel, const char *install_rel)
 {
@@ -447,6 +467,8 @@ static bool write_result(struct ctx *c)
 	_cleanup_free_ char *json = NULL;
 	int e = 0;
 
+	tc_run_end(&run);
+	audit(&c->out, tc_status_name(c->out.status));
 	if (c->result_fd < 0)
 		return true;
 	json = tc_record_to_json(&c->out);
@@ -670,6 +692,7 @@ static void init_ctx(struct ctx *c)
 	load_config(c);
 	open_result(c);
 	tc_outcome_init(&c->out);
+	c->out.run = &run;
 	quiet = c->cli.quiet;
 }
 
@@ -681,6 +704,7 @@ _Noreturn static void verb_session(struct ctx *c)
 					.verbose = c->cli.verbose };
 	_cleanup_free_ char *config = NULL;
 	struct tc_error e = { 0 };
+	int r;
 
 	load_config(c);
 	quiet = c->cli.quiet;
@@ -692,7 +716,9 @@ _Noreturn static void verb_session(struct ctx *c)
 				     c->cfg.limit[TC_LIMIT_STDOUT] / 4, &config, &e) < 0)
 		die(&e);
 	spec.harness_config = config;
-	exit(tc_session_serve(&spec));
+	r = tc_session_serve(&spec);
+	audit(NULL, r == 0 ? "ended" : "sandbox_error");
+	exit(r);
 }
 
 /* Workspace mode (a policy with "programs"): PROGRAM is a bare name on
@@ -1140,6 +1166,12 @@ int main(int argc, char **argv)
 		die(&e);
 	}
 	call_mode = c.cli.verb == TC_VERB_CALL;
+	if (c.cli.verb == TC_VERB_RUN || c.cli.verb == TC_VERB_PYTHON ||
+	    c.cli.verb == TC_VERB_CALL || c.cli.verb == TC_VERB_SESSION) {
+		/* fail closed: a run without an id would leave no trace */
+		if (tc_run_begin(&run, tc_cli_verb_name(c.cli.verb), &e) < 0)
+			die(&e);
+	}
 	switch (c.cli.verb) {
 	case TC_VERB_NONE:
 		fputs(tc_cli_help(TC_VERB_NONE), stderr);

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 
 #include "toolcell/protocol.h"
+#include "toolcell/audit.h"
 #include "toolcell/record.h"
 #include "toolcell/util.h"
 
@@ -206,6 +207,29 @@ static cJSON *signal_name(int sig)
 static cJSON *id_number(uint32_t id)
 {
 	return id == UNKNOWN_ID ? cJSON_CreateNull() : cJSON_CreateNumber(id);
+}
+
+/* record_version, run_id, verb, started_at, ended_at, caller_uid, caller_pid */
+static void add_run(bool *failed, cJSON *r, const struct tc_run *run)
+{
+	char at[32];
+
+	put(failed, r, "record_version", cJSON_CreateNumber(TC_RECORD_VERSION));
+	put(failed, r, "run_id",
+	    run && run->id[0] ? cJSON_CreateString(run->id) : cJSON_CreateNull());
+	put(failed, r, "verb",
+	    run && run->verb ? cJSON_CreateString(run->verb) : cJSON_CreateNull());
+	if (run && run->started_ms)
+		tc_rfc3339(run->started_ms, at);
+	put(failed, r, "started_at",
+	    run && run->started_ms ? cJSON_CreateString(at) : cJSON_CreateNull());
+	if (run && run->ended_ms)
+		tc_rfc3339(run->ended_ms, at);
+	put(failed, r, "ended_at",
+	    run && run->ended_ms ? cJSON_CreateString(at) : cJSON_CreateNull());
+	put(failed, r, "caller_uid", run ? u64_number(run->caller_uid) : cJSON_CreateNull());
+	put(failed, r, "caller_pid",
+	    run ? cJSON_CreateNumber(run->caller_pid) : cJSON_CreateNull());
 }
 
 static void add_outcome(bool *failed, cJSON *r, const struct tc_outcome *o)
@@ -417,6 +441,7 @@ char *tc_record_to_json(const struct tc_outcome *o)
 	bool failed = !r;
 	char *text;
 
+	add_run(&failed, r, o->run);
 	add_outcome(&failed, r, o);
 	add_measures(&failed, r, o);
 	add_syscalls(&failed, r, o);

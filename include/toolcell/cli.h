@@ -57,6 +57,9 @@ int tc_cli_parse(int argc, char **argv, char *const *envp, struct tc_cli *ret,
 /* Free what tc_cli_parse allocated. Accepts a zeroed struct. */
 void tc_cli_release(struct tc_cli *cli);
 
+/* "run", "policy check", ... ("" for TC_VERB_NONE). */
+const char *tc_cli_verb_name(enum tc_verb v);
+
 /* The full --help text for a verb (TC_VERB_NONE: the overview). Static. */
 const char *tc_cli_help(enum tc_verb verb);
 

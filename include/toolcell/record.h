@@ -103,6 +103,8 @@ struct tc_outcome {
 	const char *tool_path;
 	/* error: set when err.message[0] != 0 */
 	struct tc_error err;
+	/* the run's id, times, verb and caller (audit.h), or NULL: null fields */
+	const struct tc_run *run;
 };
 
 /* Zero o and set every field to its "nothing happened yet" value. */
@@ -113,6 +115,7 @@ void tc_outcome_init(struct tc_outcome *o);
 char *tc_record_to_json(const struct tc_outcome *o);
 
 struct cJSON;
+struct tc_run;
 
 /* doc printed (pretty: indented) with a trailing newline, in a heap string
  * the caller frees; NULL on allocation failure. For the record and the

@@ -13,15 +13,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "toolcell/protocol.h"
+#include "toolcell/audit.h"
 #include "toolcell/record.h"
 #include "toolcell/util.h"
 
 /* DESIGN §3's required keys, plus the ones the record adds. */
 static const char *const record_keys[] = {
+	"record_version",
+	"run_id",
+	"verb",
+	"started_at",
+	"ended_at",
+	"caller_uid",
+	"caller_pid",
 	"status",
 	"status_inferred",
 	"exit_code",
@@ -174,6 +183,11 @@ static void test_init(void **state)
 	r = record(&o, NULL);
 	assert_string_equal(str(r, "status"), "sandbox_error");
 	assert_true(cJSON_IsFalse(get(r, "status_inferred")));
+	/* no run: the run's fields are null, the version is not */
+	assert_int_equal(num(r, "record_version"), TC_RECORD_VERSION);
+	assert_true(is_null(r, "run_id"));
+	assert_true(is_null(r, "started_at"));
+	assert_true(is_null(r, "caller_pid"));
 	assert_true(is_null(r, "exit_code"));
 	assert_true(is_null(r, "signal"));
 	assert_true(is_null(r, "signal_name"));
@@ -512,6 +526,48 @@ static void test_error_message_sanitized(void **state)
 	cJSON_Delete(r);
 }
 
+/* run_id is a UUID v4 from getrandom; times are RFC 3339 UTC with
+ * milliseconds; the caller is the real uid and toolcell's pid. */
+static void test_run_fields(void **state)
+{
+	static const unsigned char ones[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+						0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct tc_outcome o;
+	struct tc_run run, other;
+	struct tc_error e = { 0 };
+	char id[37], at[32];
+	cJSON *r;
+
+	tc_uuid4_format(ones, id);
+	assert_string_equal(id, "ffffffff-ffff-4fff-bfff-ffffffffffff");
+	tc_uuid4_format((const unsigned char[16]){ 0 }, id);
+	assert_string_equal(id, "00000000-0000-4000-8000-000000000000");
+	tc_rfc3339(0, at);
+	assert_string_equal(at, "1970-01-01T00:00:00.000Z");
+	tc_rfc3339(1795479483123ull, at);
+	assert_string_equal(at, "2026-11-24T00:18:03.123Z");
+
+	assert_int_equal(tc_run_begin(&run, "python", &e), 0);
+	assert_int_equal(tc_run_begin(&other, "python", &e), 0);
+	assert_string_not_equal(run.id, other.id); /* random, not a counter */
+	assert_int_equal(strlen(run.id), 36);
+	assert_int_equal(run.id[14], '4');
+	assert_non_null(strchr("89ab", run.id[19]));
+	tc_run_end(&run);
+	tc_outcome_init(&o);
+	o.run = &run;
+	r = record(&o, NULL);
+	assert_string_equal(str(r, "run_id"), run.id);
+	assert_string_equal(str(r, "verb"), "python");
+	assert_int_equal(num(r, "caller_uid"), getuid());
+	assert_int_equal(num(r, "caller_pid"), getpid());
+	tc_rfc3339(run.started_ms, at);
+	assert_string_equal(str(r, "started_at"), at);
+	assert_int_equal(strlen(str(r, "ended_at")), 24);
+	assert_true(strcmp(str(r, "ended_at"), str(r, "started_at")) >= 0);
+	cJSON_Delete(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_provenance),
 		cmocka_unit_test(test_error_message_sanitized),
+		cmocka_unit_test(test_run_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
