@@ -224,6 +224,24 @@ REQ
 	[ "$(sed -n 1p "$TC_TMP/a.out" | jget success)" = true ]
 }
 
+# harnesses_under PID: the session harnesses among PID's descendants
+harnesses_under() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		grep -qs 'toolcell/session.pyc' "/proc/$c/cmdline" && echo "$c"
+		harnesses_under "$c"
+	done
+}
+
+# still_harness PID...: succeed while one of them is still a session harness
+still_harness() {
+	local p
+	for p in "$@"; do
+		grep -qs 'toolcell/session.pyc' "/proc/$p/cmdline" && return 0
+	done
+	return 1
+}
+
 @test "SIGKILL of the session process ends its sandbox at once; EOF ends the session with 0" {
 	marker="tc-session-$$-$RANDOM"
 	mkfifo "$TC_TMP/fifo"
@@ -232,13 +250,20 @@ REQ
 	pid=$!
 	exec 7>"$TC_TMP/fifo"
 	printf '{"id": 1, "code": "import_me = \\"%s\\"\\nwhile True: pass"}\n' "$marker" >&7
-	for _ in $(seq 50); do pgrep -f "session.pyc" >/dev/null && break; sleep 0.1; done
-	pgrep -f "session.pyc" >/dev/null
+	# this session's harness: a descendant of this toolcell (other sessions
+	# may run on the machine at the same time)
+	local mine=""
+	for _ in $(seq 50); do
+		mine=$(harnesses_under "$pid")
+		[ -z "$mine" ] || break
+		sleep 0.1
+	done
+	[ -n "$mine" ]
 	kill -KILL "$pid"
 	wait "$pid" || true
 	exec 7>&-
-	for _ in $(seq 50); do pgrep -f "toolcell/session.pyc" >/dev/null || break; sleep 0.1; done
-	run pgrep -f "toolcell/session.pyc"
+	for _ in $(seq 50); do still_harness $mine || break; sleep 0.1; done
+	run still_harness $mine
 	[ "$status" -eq 1 ]
 	# EOF: the session ends by itself
 	printf '%s' '{"id": 1, "code": "print(1)"}' >"$TC_TMP/in"
