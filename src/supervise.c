@@ -24,9 +24,9 @@
 #define TC_PIDS_GRACE_MS 250
 /* A tool that makes refused calls in a loop would have toolcell answer as
  * fast as it asks, a CPU of ours per CPU of its own, counted nowhere. At
- * most this many answers per tick: a call past them waits in the kernel,
- * its caller asleep, for the next tick. 2,000 a second and more are left
- * for a tool that only probes. */
+ * most this many answers per tick (2,000 a second, far more than a tool
+ * that only probes makes): a call past them waits in the kernel, its
+ * caller asleep, for the next tick. */
 #define TC_REFUSALS_PER_TICK 20
 #define TC_REFUSAL_TICK_MS   10
 
