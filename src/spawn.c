@@ -8,7 +8,9 @@
 #include <linux/sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/pidfd.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
@@ -213,6 +215,27 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 	return 0;
 }
 
+/* The kernel charges what a user namespace's processes take of per-user
+ * counts (inotify instances and watches, namespaces, ...) once in the
+ * namespace and again to its creator's uid at the host's level. Made by
+ * root, a sandbox would spend root's own (every root process got EMFILE
+ * from inotify while one sandbox held them); made with the pool's euid H,
+ * it spends H's, which no one else uses. Only the effective uid changes:
+ * real and saved stay 0, so root comes back with its capabilities, and
+ * the filesystem uid is set back to 0 at once, so the cgroup leaf's files
+ * (CLONE_INTO_CGROUP) are still ours. */
+static int owner_euid(uid_t euid)
+{
+	if (setresuid((uid_t)-1, euid, (uid_t)-1) < 0)
+		return -1;
+	setfsuid(0);
+	if (setfsuid((uid_t)-1) != 0) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
 static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc_error *err)
 {
 	struct clone_args ca = {
@@ -250,11 +273,23 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		a.scrub[1] = (void *)spec->stdin_buf;
 		a.scrub_len[1] = spec->stdin_len;
 	}
+	/* as root, the pool's namespace root makes the user namespace (see
+	 * owner_euid): only for the clone */
+	if (r->ids.pool && owner_euid(r->ids.root_host) < 0)
+		return tc_error_errno(err, "userns", errno, "cannot take the pool's uid to clone");
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
-	if (pid < 0)
-		return clone_error(errno, err);
 	if (pid == 0)
 		tc_child_main(&a);
+	if (r->ids.pool) {
+		int e = errno;
+
+		/* back to root, capabilities and all; nothing runs before */
+		if (owner_euid(0) < 0)
+			abort();
+		errno = e;
+	}
+	if (pid < 0)
+		return clone_error(errno, err);
 	r->pid = (pid_t)pid;
 	/* the child's ends are the child's */
 	tc_closep(&r->in[0]);

@@ -704,3 +704,13 @@ json.dump(p, open(sys.argv[2], "w"))' "$BATS_TEST_DIRNAME/../../policies/default
 	done
 	has "meminfo readable" "cpuinfo readable" "loadavg readable" "stat readable" "uptime readable"
 }
+
+@test "per-user kernel counts: as root the pool's namespace root, not host root, owns (and pays for) the user namespace" {
+	esc userns_owner
+	exited_ok
+	if [ -n "${TC_UNPRIVILEGED:-}" ]; then
+		has "owner 1000" # the caller, whose counts are its own to spend
+	else
+		has "owner 0" # host uid H of the pool; host root would show as 65534
+	fi
+}
