@@ -71,6 +71,11 @@ mini_build() {
 	[ "$status" -eq 1 ]
 	[ "${lines[-1]}" = "build-rootfs: error: --with no-such-package-tc: not installed on the host (apt-get install no-such-package-tc, then build again)" ]
 	[ ! -e "$TC_TMP/r" ]
+	# a place it cannot write: one line naming it and the fix, no traceback
+	run "$TOOLCELL" rootfs build --dest /sys/tc-rootfs-x/rootfs
+	[ "$status" -eq 1 ]
+	[[ "$output" == "build-rootfs: error: cannot write /sys/tc-rootfs-x: "*" (build as root, or give another place: toolcell rootfs build --dest DIR)" ]]
+	[ "${#lines[@]}" -eq 1 ]
 }
 
 @test "a tree records each Debian package and version it holds: packages.txt and an SPDX 2.3 SBOM" {
