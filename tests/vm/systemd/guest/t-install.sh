@@ -15,6 +15,12 @@ if [ -d "$PAYLOAD/debs" ]; then
 		assert_eq "$(dpkg-query -W -f '${Status}' "$pkg" 2>&1)" "install ok installed" "$pkg: dpkg status"
 		info "installed $pkg $(dpkg-query -W -f '${Version}' "$pkg")"
 	done
+	# the package's postinst builds the sandbox's rootfs from this host's
+	# packages, and enables and starts the service that holds the
+	# delegated subtree
+	rootfs=/var/lib/toolcell/rootfs
+	assert_eq "$(test -x $rootfs/usr/bin/python3 && echo yes)" yes "$rootfs/usr/bin/python3 after the install"
+	assert_eq "$(systemctl is-active toolcell-cgroup.service 2>&1)" active "toolcell-cgroup.service after the install"
 else
 	run tar -C / --no-overwrite-dir -xf "$PAYLOAD/install.tar"
 	assert_eq "$TC_RC" 0 "unpacking cmake --install's files: exit status"

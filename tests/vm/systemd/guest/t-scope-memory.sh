@@ -1,0 +1,28 @@
+#!/bin/sh
+# A memory bomb under production.json (128M) ends memory_limit from the
+# kernel's word: the leaf's memory.events oom_kill (status_inferred false),
+# SIGKILL, exit 137; the scope's hierarchical memory.events counts the kill.
+# shellcheck source=tests/vm/guest/lib.sh
+. "${0%/*}/lib.sh"
+# shellcheck source=tests/vm/systemd/guest/sd.sh
+. "${0%/*}/sd.sh"
+
+policy=/usr/share/toolcell/policies/production.json
+r=$TC_W/r.json
+run in_scope root tcvm-memory "$TOOLCELL" run --policy "$policy" --result "$r" \
+	-- /usr/bin/python3 -c '
+b = []
+while True:
+    b.append(bytearray(b"x") * (1 << 20))'
+assert_eq "$TC_RC" 137 "exit status (128 + SIGKILL)"
+assert_key "$r" status memory_limit
+assert_key "$r" status_inferred false
+assert_key "$r" signal_name SIGKILL
+assert_key "$r" limits.memory.enforced_by cgroup2
+assert_ge "$(jget "$r" oom_kills)" 1 oom_kills
+assert_ge "$(jget "$r" memory_peak_bytes)" $((128 * 1024 * 1024 * 9 / 10)) "memory_peak_bytes (90 % of 128M)"
+assert_ge "$(cg_value "$TC_W/scope.memory.events" oom_kill)" 1 "the scope's memory.events oom_kill"
+assert_eq "$(scope_leaves)" "" "toolcell-run-* leaves left in the scope"
+info "memory_peak_bytes $(jget "$r" memory_peak_bytes), oom_kills $(jget "$r" oom_kills)"
+
+tc_done
