@@ -17,9 +17,12 @@ if [ ! -f $up/upgrade.txt ]; then
 	tc_done
 fi
 read -r pkg old new <$up/upgrade.txt
+manifest_version() { # the manifest's version of $pkg (dpkg's binary:Package: NAME:ARCH)
+	awk -v p="$pkg" '$1 == p || index($1, p ":") == 1 { print $2 }' "$manifest"
+}
 echo "upgrade: $pkg $old -> $new"
 assert_eq "$(dpkg-query -W -f '${Version}' "$pkg")" "$old" "$pkg installed before"
-assert_eq "$(awk -v p="$pkg" '$1 == p { print $2 }' "$manifest")" "$old" "$pkg in the rootfs's manifest before"
+assert_eq "$(manifest_version)" "$old" "$pkg in the rootfs's manifest before"
 before=$(readlink -f "$rootfs")
 echo "rootfs before: $before"
 
@@ -35,19 +38,20 @@ if [ "$after" != "$before" ]; then
 else
 	fail "the rootfs link still names $before"
 fi
-assert_eq "$(awk -v p="$pkg" '$1 == p { print $2 }' "$manifest")" "$new" "$pkg in the rootfs's manifest after"
-# the library the package holds, in the rootfs, is the host's new file
-for f in $(dpkg -L "$pkg" | grep -E '/lib[^/]*\.so[.0-9]*$'); do
-	real=$(readlink -f "$f")
-	inside=$rootfs/usr/lib/x86_64-linux-gnu/${real##*/}
-	if [ -f "$inside" ]; then
-		if cmp -s "$real" "$inside"; then
-			pass "$inside equals the host's"
-		else
-			fail "$inside differs from the host's $real"
-		fi
+assert_eq "$(manifest_version)" "$new" "$pkg in the rootfs's manifest after"
+# the package's shared libraries, in the rootfs at the same paths, are the
+# host's new files
+compared=0
+for f in $(dpkg -L "$pkg" | grep -E '\.so[.0-9]*$'); do
+	[ -e "$rootfs$f" ] || continue
+	compared=$((compared + 1))
+	if cmp -s "$f" "$rootfs$f"; then
+		pass "$rootfs$f equals the host's"
+	else
+		fail "$rootfs$f differs from the host's $f"
 	fi
 done
+assert_ge "$compared" 1 "files of $pkg found in the rootfs and compared"
 run "$TOOLCELL" check
 sed 's/^/  stdout| /' "$TC_W/stdout"
 assert_eq "$TC_RC" 0 "check after the upgrade: exit status"
