@@ -24,7 +24,12 @@ if [ -d "$PAYLOAD/debs" ]; then
 else
 	run tar -C / --no-overwrite-dir -xf "$PAYLOAD/install.tar"
 	assert_eq "$TC_RC" 0 "unpacking cmake --install's files: exit status"
-	systemctl daemon-reload
+	# what an administrator does after cmake --install: the units in
+	# place, the one holding the delegated subtree enabled and started
+	run systemctl daemon-reload
+	assert_eq "$TC_RC" 0 "systemctl daemon-reload: exit status"
+	run systemctl enable --now toolcell-cgroup.service
+	assert_eq "$TC_RC" 0 "systemctl enable --now toolcell-cgroup.service: exit status"
 	info "installed from cmake --install (no .deb)"
 fi
 assert_eq "$(command -v toolcell)" "$TOOLCELL" "toolcell on PATH"
