@@ -54,7 +54,10 @@ const struct tc_cli_opt tc_cli_opts[] = {
 	  "show the host path HOST read-only at INSIDE (default:\n"
 	  "the same path); both absolute. Split at the last\n"
 	  "':' only when '/' follows it: /a:b:/c binds '/a:b'\n"
-	  "at '/c', /a:b binds '/a:b' at '/a:b'. Repeatable",
+	  "at '/c', /a:b binds '/a:b' at '/a:b'. Opened with\n"
+	  "the caller's rights (as root the caller's files\n"
+	  "appear as the tool's); a source holding a socket\n"
+	  "or another mount is refused. Repeatable",
 	  NULL, "TOOLCELL_RO_BIND", "HOST[:INSIDE],...", ", comma-separated" },
 	{ "--bind", "HOST[:INSIDE]", OPT_BIND, VB_SANDBOX,
 	  /* clang-format off */
@@ -65,7 +68,8 @@ const struct tc_cli_opt tc_cli_opts[] = {
 	{ "--workspace", "DIR[:INSIDE]", OPT_WORKSPACE, VB_SANDBOX,
 	  "an absolute host directory, mounted writable at\n"
 	  "INSIDE (default /workspace; see \"Working\n"
-	  "directory\" below)",
+	  "directory\" below); not /tmp, /var/tmp or another\n"
+	  "shared system folder",
 	  NULL, "TOOLCELL_WORKSPACE", NULL, "" },
 	{ "--env", "NAME=VALUE", OPT_ENV, VB_SANDBOX,
 	  "set NAME in the tool's environment, which is\n"

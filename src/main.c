@@ -789,13 +789,30 @@ _Noreturn static void verb_run(struct ctx *c)
 	finish_relay(c, &res);
 }
 
-/* As host root the tool runs as an unprivileged host uid, which reads bound
- * files by their "other" bits: say so before python3's bare EACCES does. */
-static void warn_unreadable(const char *path, const struct stat *st)
+/* true when host path p lies in the workspace or a writable bind, which
+ * are not idmapped: as host root the tool reads those files by their
+ * "other" bits (read-only binds show the caller's files as the tool's). */
+static bool in_writable_bind(const struct tc_config *cfg, const char *p)
 {
-	if (geteuid() == 0 && !(st->st_mode & S_IROTH))
-		diag("warning: %s is not world-readable (mode %04o) and the sandbox runs the "
-		     "tool as an unprivileged uid, so python3 cannot open it; chmod o+r",
+	for (size_t i = 0; i <= cfg->n_binds; i++) {
+		const char *h = i < cfg->n_binds
+					? (cfg->binds[i].writable ? cfg->binds[i].host : NULL)
+					: cfg->workspace;
+		size_t n = h ? strlen(h) : 0;
+
+		if (h && strncmp(p, h, n) == 0 && (p[n] == '\0' || p[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* Say so before python3's bare EACCES does. */
+static void warn_unreadable(const struct ctx *c, const char *path, const struct stat *st)
+{
+	if (geteuid() == 0 && !(st->st_mode & S_IROTH) && in_writable_bind(&c->cfg, path))
+		diag("warning: %s is not world-readable (mode %04o), it is in a writable bind, "
+		     "and the sandbox runs the tool as an unprivileged uid, so python3 cannot "
+		     "open it; chmod o+r",
 		     path, (unsigned)(st->st_mode & 07777));
 }
 
@@ -861,7 +878,7 @@ static void show_compiled_files(const struct ctx *c, char **argv, struct tc_sand
 		if (argv[i][0] == '-' || !absolute_path(argv[i], path) || stat(path, &st) < 0 ||
 		    !S_ISREG(st.st_mode))
 			continue;
-		warn_unreadable(path, &st);
+		warn_unreadable(c, path, &st);
 		inside = show_tool_file(c, path, false, &spec->extra_binds[spec->n_extra_binds],
 					dir, e);
 		if (!inside)
@@ -902,7 +919,7 @@ _Noreturn static void verb_python(struct ctx *c)
 		 * python3 to report as it would ("can't open file") */
 		have_script = stat(script, &st) == 0 && S_ISREG(st.st_mode);
 		if (have_script) {
-			warn_unreadable(script, &st);
+			warn_unreadable(c, script, &st);
 			inside = show_tool_file(c, script, c->cli.script_dir, &spec.extra_binds[0],
 						dir, &e);
 			if (!inside)
@@ -1003,7 +1020,7 @@ _Noreturn static void verb_call(struct ctx *c)
 			     S_ISLNK(st.st_mode) ? " but a symbolic link; name the real file" : "");
 		call_refused(c, &e);
 	}
-	if (geteuid() == 0 && !(st.st_mode & S_IROTH)) {
+	if (geteuid() == 0 && !(st.st_mode & S_IROTH) && in_writable_bind(&c->cfg, tool)) {
 		tc_error_set(
 			&e, "request", EACCES,
 			"the tool %s is not world-readable (mode %04o), and the sandbox runs it "

@@ -11,7 +11,9 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
+#include "toolcell/bindsrc.h"
 #include "toolcell/mount.h"
 #include "toolcell/util.h"
 
@@ -80,6 +82,7 @@ static struct tc_mount_op *plan_add(struct tc_mount_plan *p, enum tc_mount_step 
 	memset(op, 0, sizeof(*op));
 	op->step = step;
 	op->fd = -1;
+	op->tree = -1;
 	op->mode = 0755;
 	if ((source && !(op->source = strdup(source))) ||
 	    (target_inside && !(op->target = staged(target_inside))) ||
@@ -127,7 +130,7 @@ static int plan_parents(struct tc_mount_plan *p, const char *inside)
 }
 
 static int plan_bind(struct tc_mount_plan *p, const char *host, const char *inside, bool is_dir,
-		     unsigned attrs, bool optional)
+		     unsigned attrs, bool writable)
 {
 	struct tc_mount_op *op;
 	int r = plan_parents(p, inside);
@@ -141,7 +144,7 @@ static int plan_bind(struct tc_mount_plan *p, const char *host, const char *insi
 		return -ENOMEM;
 	op->is_dir = is_dir;
 	op->attrs = attrs;
-	op->optional = optional;
+	op->writable = writable;
 	return 0;
 }
 
@@ -278,7 +281,7 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 		r = plan_bind(p, cfg->binds[i].host, cfg->binds[i].inside, true,
 			      TC_MA_NOSUID | TC_MA_NODEV |
 				      (cfg->binds[i].writable ? 0 : TC_MA_RDONLY),
-			      false);
+			      cfg->binds[i].writable);
 		if (r < 0)
 			return r;
 	}
@@ -316,6 +319,7 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 		if (!op)
 			return -ENOMEM;
 		op->is_dir = true;
+		op->writable = true;
 		op->attrs = TC_MA_NOSUID | TC_MA_NODEV;
 	}
 	if (cfg->workspace) {
@@ -324,6 +328,7 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 			return -ENOMEM;
 		op->is_dir = true;
 		op->need_dir = true;
+		op->writable = true;
 		op->attrs = TC_MA_NOSUID | TC_MA_NODEV;
 	}
 
@@ -391,6 +396,8 @@ int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra
 void tc_mount_plan_release(struct tc_mount_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++) {
+		if (plan->ops[i].tree >= 0)
+			close(plan->ops[i].tree);
 		free(plan->ops[i].source);
 		free(plan->ops[i].target);
 		free(plan->ops[i].data);
@@ -417,14 +424,17 @@ static bool host_path_refused(const char *path)
 
 int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *err)
 {
+	_cleanup_close_ int fd = -1;
 	struct stat st;
+	int r;
 
 	if (host_path_refused(path))
 		return tc_error_set(err, "mount", EPERM,
 				    "refusing to bind %s: it exposes the host's %s", path,
 				    strcmp(path, "/") == 0 ? "whole file system" : "system state");
-	if (lstat(path, &st) < 0)
-		return tc_error_errno(err, "mount", errno, "cannot bind %s", path);
+	r = tc_bindsrc_open(path, &fd, &st, err);
+	if (r < 0)
+		return r;
 	if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
 		*ret_is_dir = S_ISDIR(st.st_mode);
 		return 0;
@@ -455,87 +465,101 @@ static bool is_own_dev_node(const struct tc_mount_op *op)
 	       tc_startswith(op->target, TC_STAGING "/dev/");
 }
 
-int tc_mount_prepare(struct tc_mount_plan *plan, struct tc_error *err)
+/* The planned mount point was a directory before the source was known:
+ * make it a file (or refuse a workspace that is not a directory). */
+static int fix_kind(struct tc_mount_plan *plan, size_t i, bool is_dir, struct tc_error *err)
+{
+	struct tc_mount_op *op = &plan->ops[i], *mp = NULL;
+
+	if (is_dir == op->is_dir)
+		return 0;
+	if (op->need_dir)
+		return tc_error_set(err, "mount", ENOTDIR,
+				    "cannot use %s as the workspace: it is not a directory",
+				    op->source);
+	for (size_t j = 0; j < i; j++)
+		if ((plan->ops[j].step == TC_MS_MKDIR || plan->ops[j].step == TC_MS_MKFILE) &&
+		    strcmp(plan->ops[j].target, op->target) == 0)
+			mp = &plan->ops[j];
+	if (!mp)
+		return tc_error_set(err, "mount", EINVAL, "no mount point planned for %s",
+				    op->target);
+	mp->step = is_dir ? TC_MS_MKDIR : TC_MS_MKFILE;
+	op->is_dir = is_dir;
+	return 0;
+}
+
+static int check_trusted(struct tc_mount_op *op, struct tc_error *err)
+{
+	struct stat st;
+
+	/* toolcell's own sources: only whether they exist */
+	if (stat(op->source, &st) < 0) {
+		if (errno == ENOENT && op->optional) {
+			op->missing = true;
+			return 0;
+		}
+		return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
+	}
+	if (is_own_dev_node(op) && !S_ISCHR(st.st_mode))
+		return tc_error_set(err, "mount", ENODEV, "the host's %s is not a character device",
+				    op->source);
+	return 0;
+}
+
+/* One source the caller named: opened here as the caller, checked, and
+ * (where the caller may) copied into a detached mount for the child. */
+static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bool need_detach,
+			  struct tc_error *err)
+{
+	struct tc_mount_op *op = &plan->ops[i];
+	_cleanup_close_ int fd = -1;
+	unsigned long long attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+	struct stat st;
+	bool is_dir;
+	int r;
+
+	r = tc_mount_check_source(op->source, &is_dir, err);
+	if (r >= 0)
+		r = fix_kind(plan, i, is_dir, err);
+	if (r >= 0)
+		r = tc_bindsrc_open(op->source, &fd, &st, err);
+	if (r >= 0 && op->writable)
+		r = tc_bindsrc_check_shared(
+			op->source, &st, op->need_dir ? "the workspace" : "a writable bind", err);
+	if (r >= 0)
+		r = tc_bindsrc_check_mounts(op->source, is_dir, err);
+	if (r >= 0 && is_dir)
+		r = tc_bindsrc_check_sockets(fd, op->source, err);
+	if (r < 0)
+		return r;
+	op->dev = st.st_dev;
+	op->ino = st.st_ino;
+	if (!op->writable)
+		attrs |= MOUNT_ATTR_RDONLY;
+	/* idmapped only when read-only: the caller's files appear as the
+	 * tool's, so it reads what the caller handed it, and writes nothing */
+	r = tc_bindsrc_detach(fd, op->source, attrs, op->writable ? -1 : idmap_fd, &op->tree, err);
+	if (r == -EPERM && !need_detach)
+		return 0; /* unprivileged: the child, with the caller's rights, opens it */
+	if (r == -EPERM)
+		return tc_error_errno(err, "mount", EPERM, "cannot copy the mount of %s",
+				      op->source);
+	return r;
+}
+
+int tc_mount_prepare(struct tc_mount_plan *plan, int idmap_fd, bool need_detach,
+		     struct tc_error *err)
 {
 	for (size_t i = 0; i < plan->n; i++) {
-		struct tc_mount_op *op = &plan->ops[i];
-		struct open_how how = {
-			.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
-			.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-		};
-		char resolved[PATH_MAX];
-		struct stat st;
-		bool is_dir;
-		int r, fd;
+		int r;
 
-		if (op->step != TC_MS_BIND)
+		if (plan->ops[i].step != TC_MS_BIND)
 			continue;
-		if (op->trusted) {
-			/* toolcell's own sources: only whether they exist */
-			if (stat(op->source, &st) < 0) {
-				if (errno == ENOENT && op->optional) {
-					op->missing = true;
-					continue;
-				}
-				return tc_error_errno(err, "mount", errno, "cannot bind %s",
-						      op->source);
-			}
-			if (is_own_dev_node(op) && !S_ISCHR(st.st_mode))
-				return tc_error_set(err, "mount", ENODEV,
-						    "the host's %s is not a character device",
-						    op->source);
-			continue;
-		}
-		/* No symlink anywhere in the path: a tool that can write where a
-		 * later run's bind points must not be able to aim that bind at
-		 * another host path. The fd is only for the check; the child
-		 * opens the path again the same way and compares. */
-		fd = (int)syscall(SYS_openat2, AT_FDCWD, op->source, &how, sizeof(how));
-		if (fd < 0 && errno == ENOENT && op->optional) {
-			op->missing = true;
-			continue;
-		}
-		if (fd < 0 && errno == ELOOP) {
-			if (!realpath(op->source, resolved))
-				snprintf(resolved, sizeof(resolved), "nowhere");
-			return tc_error_set(
-				err, "mount", ELOOP,
-				"refusing to bind %s: its path has a symbolic link in it "
-				"(it leads to %s); name the real path if that is meant",
-				op->source, resolved);
-		}
-		if (fd < 0)
-			return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
-		r = fstat(fd, &st) < 0 ? -errno : 0;
-		close(fd);
-		if (r < 0)
-			return tc_error_errno(err, "mount", -r, "cannot bind %s", op->source);
-		r = tc_mount_check_source(op->source, &is_dir, err);
+		r = plan->ops[i].trusted ? check_trusted(&plan->ops[i], err)
+					 : prepare_source(plan, i, idmap_fd, need_detach, err);
 		if (r < 0)
 			return r;
-		if (is_dir != op->is_dir) {
-			/* the mount point was planned as a directory before we
-			 * could stat the source: make it a file instead */
-			struct tc_mount_op *mp = NULL;
-
-			if (op->need_dir)
-				return tc_error_set(err, "mount", ENOTDIR,
-						    "cannot use %s as the workspace: it is not a "
-						    "directory",
-						    op->source);
-			for (size_t j = 0; j < i; j++)
-				if ((plan->ops[j].step == TC_MS_MKDIR ||
-				     plan->ops[j].step == TC_MS_MKFILE) &&
-				    strcmp(plan->ops[j].target, op->target) == 0)
-					mp = &plan->ops[j];
-			if (!mp)
-				return tc_error_set(err, "mount", EINVAL,
-						    "no mount point planned for %s", op->target);
-			mp->step = is_dir ? TC_MS_MKDIR : TC_MS_MKFILE;
-			op->is_dir = is_dir;
-		}
-		op->dev = st.st_dev;
-		op->ino = st.st_ino;
 	}
 	return 0;
 }
@@ -601,11 +625,21 @@ static int do_bind(const struct tc_mount_op *op, struct tc_error *err)
 	char fdpath[64];
 	const char *src = op->source; /* a trusted source nothing can shadow */
 
+	if (op->tree >= 0) {
+		/* the parent's detached copy: no host path resolved here */
+		if (move_mount(op->tree, "", AT_FDCWD, op->target, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+			return tc_error_errno(err, "mount", errno, "cannot attach the bind of %s",
+					      op->source);
+		return set_attrs(op->target, op->attrs, true, err);
+	}
 	if (op->fd >= 0) {
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", op->fd);
 		src = fdpath;
 	}
-	if (mount(src, op->target, NULL, MS_BIND | MS_REC, NULL) < 0)
+	/* a caller's source comes without submounts (a proc mounted inside
+	 * would show the host); one made since the parent's check is locked
+	 * in our namespace, so the bind fails rather than show it */
+	if (mount(src, op->target, NULL, MS_BIND | (op->trusted ? MS_REC : 0), NULL) < 0)
 		return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
 	/* a bind ignores the flags of mount(2): set them on the new mount */
 	return set_attrs(op->target, op->attrs, true, err);
@@ -690,6 +724,7 @@ int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 	 * shadow it (a source may live under TC_STAGING on the host). */
 	for (size_t i = 0; i < plan->n && r >= 0; i++)
 		if (plan->ops[i].step == TC_MS_BIND && !plan->ops[i].missing &&
+		    plan->ops[i].tree < 0 &&
 		    (!plan->ops[i].trusted || shadowed(plan->ops[i].source)))
 			r = open_source(&plan->ops[i], err);
 	for (size_t i = 0; i < plan->n && r >= 0; i++) {
@@ -702,11 +737,11 @@ int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 			r = tc_klimits_write(plan->klimits, false, sys, err);
 		}
 	}
-	for (size_t i = 0; i < plan->n; i++)
-		if (plan->ops[i].fd >= 0) {
-			close(plan->ops[i].fd);
-			plan->ops[i].fd = -1;
-		}
+	for (size_t i = 0; i < plan->n; i++) {
+		tc_closep(&plan->ops[i].fd);
+		tc_closep(&plan->ops[i].tree);
+		plan->ops[i].fd = plan->ops[i].tree = -1;
+	}
 	if (r < 0)
 		return r;
 	if (chdir(plan->cwd) < 0)

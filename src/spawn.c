@@ -176,14 +176,24 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 	ret = tc_mount_plan_build(spec->cfg, spec->extra_binds, spec->n_extra_binds, is_dir,
 				  spec->cwd, &r->plan, err);
 	if (ret >= 0)
-		ret = tc_mount_prepare(&r->plan, err);
-	if (ret >= 0)
 		ret = tc_userns_prepare(spec->cfg, &r->ids, err);
 	if (ret >= 0)
 		ret = plan_klimits(spec->cfg, r->ids.pool, &r->klimits, err);
 	if (ret < 0)
 		return ret;
 	r->plan.klimits = &r->klimits;
+	{
+		/* as root the tool is another uid: read-only binds are idmapped
+		 * so that it reads what the caller handed it */
+		_cleanup_close_ int idmap = -1;
+
+		if (r->ids.pool)
+			ret = tc_userns_idmap_open(&r->ids, &idmap, err);
+		if (ret >= 0)
+			ret = tc_mount_prepare(&r->plan, idmap, r->ids.pool, err);
+		if (ret < 0)
+			return ret;
+	}
 	tc_landlock_prepare(&r->landlock);
 	r->landlock.writable[r->landlock.n_writable++] = "/tmp";
 	r->landlock.writable[r->landlock.n_writable++] = "/dev/shm";

@@ -9,7 +9,12 @@
 #include <grp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "toolcell/sandbox.h"
 #include "toolcell/userns.h"
@@ -168,6 +173,55 @@ int tc_userns_enter(const struct tc_ids *ids, struct tc_error *err)
 		return tc_error_errno(err, "userns", errno, "cannot become namespace root");
 	if (setgroups(0, NULL) < 0)
 		return tc_error_errno(err, "userns", errno, "cannot drop supplementary groups");
+	return 0;
+}
+
+int tc_userns_idmap_open(const struct tc_ids *ids, int *ret_fd, struct tc_error *err)
+{
+	_cleanup_close_ int fd = -1;
+	int p[2], r = 0;
+	char path[64], map[64];
+	pid_t pid;
+
+	*ret_fd = -1;
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return tc_error_errno(err, "userns", errno, "cannot create a pipe");
+	/* a raw fork into a user namespace of its own, which waits for EOF
+	 * on the pipe: the namespace lives as long as the fd we open on it */
+	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		(void)!read(p[0], &c, 1);
+		_exit(0);
+	}
+	close(p[0]);
+	if (pid < 0) {
+		close(p[1]);
+		return tc_error_errno(err, "userns", errno,
+				      "cannot create the user namespace for idmapped binds");
+	}
+	/* the caller's ids appear as the tool's ids on the idmapped binds */
+	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)geteuid(), ids->tool_host_uid);
+	r = tc_write_file(path, map);
+	if (r >= 0) {
+		snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
+		snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)getegid(), ids->tool_host_gid);
+		r = tc_write_file(path, map);
+	}
+	if (r >= 0) {
+		snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		r = fd < 0 ? -errno : 0;
+	}
+	close(p[1]);
+	waitpid(pid, NULL, 0);
+	if (r < 0)
+		return tc_error_errno(err, "userns", -r,
+				      "cannot map the user namespace for idmapped binds");
+	*ret_fd = TAKE_FD(fd);
 	return 0;
 }
 

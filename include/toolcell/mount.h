@@ -48,10 +48,12 @@ struct tc_mount_op {
 	bool optional;	/* BIND: skip when the source does not exist */
 	bool need_dir;	/* BIND: the source must be a directory (the workspace) */
 	bool trusted;	/* BIND: toolcell's own source (rootfs, /dev node): not re-checked */
+	bool writable;	/* BIND: the tool may write (a --bind, the workspace) */
 	/* filled by tc_mount_prepare: what the host path was when checked */
 	dev_t dev;
 	ino_t ino;
 	bool missing;
+	int tree; /* the detached copy of the source for move_mount, or -1 */
 	/* filled in the child */
 	int fd;
 };
@@ -72,12 +74,16 @@ int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra
 			const bool *extra_is_dir, const char *cwd, struct tc_mount_plan *ret,
 			struct tc_error *err);
 
-/* Parent, before clone: check every bind source on the host (exists unless
- * optional; a directory or regular file as planned — sockets, devices and
- * FIFOs are refused except the /dev nodes toolcell itself binds; no
- * symlinks anywhere in the path) and remember its device and inode so the
- * child can refuse a path that was swapped. */
-int tc_mount_prepare(struct tc_mount_plan *plan, struct tc_error *err);
+/* Parent, before clone: open every bind source the caller named with the
+ * caller's own rights (a directory or regular file; no symlink anywhere in
+ * the path; nothing mounted inside it; no socket below it; a writable one
+ * not a shared system folder, see bindsrc.h) and copy it into a detached,
+ * non-recursive mount (op->tree), read-only ones idmapped through idmap_fd
+ * when it is >= 0. Where the caller may not make detached mounts
+ * (unprivileged) and need_detach is false, the child opens the source
+ * instead, with the same rights, and compares device and inode. */
+int tc_mount_prepare(struct tc_mount_plan *plan, int idmap_fd, bool need_detach,
+		     struct tc_error *err);
 
 /* Child: carry out the plan. Opens every bind source first (before the
  * staging tmpfs can shadow it), then mounts in order and pivots. Needs

@@ -42,6 +42,12 @@ int tc_userns_setup_from_parent(const struct tc_ids *ids, pid_t pid, struct tc_e
  * clone left us with the unmapped host root uid); no-op otherwise. */
 int tc_userns_enter(const struct tc_ids *ids, struct tc_error *err);
 
+/* Parent, before clone (pool mode): a user namespace that maps the
+ * caller's euid and egid to the tool's host ids and nothing else, for
+ * idmapping read-only binds, so the tool reads what the caller handed it.
+ * *ret_fd is its /proc/PID/ns/user fd. */
+int tc_userns_idmap_open(const struct tc_ids *ids, int *ret_fd, struct tc_error *err);
+
 void tc_userns_release(struct tc_ids *ids);
 
 #endif

@@ -16,6 +16,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "toolcell/bindsrc.h"
 #include "toolcell/mount.h"
 
 static struct tc_config base_config(void)
@@ -213,6 +214,34 @@ static void test_check_source(void **state)
 	rmdir(dir);
 }
 
+/* mountinfo lines: the mount point decoded, the type after " - " */
+static void test_mountinfo(void **state)
+{
+	char point[64], fs[16];
+
+	(void)state;
+	assert_true(tc_bindsrc_parse_mountinfo(
+		"36 35 98:0 / /mnt/a\\040b rw,noatime shared:1 - ext4 /dev/sda1 rw\n", point,
+		sizeof(point), fs, sizeof(fs)));
+	assert_string_equal(point, "/mnt/a b");
+	assert_string_equal(fs, "ext4");
+	assert_true(tc_bindsrc_parse_mountinfo("1 2 0:5 / /x/p rw - proc proc rw", point,
+					       sizeof(point), fs, sizeof(fs)));
+	assert_string_equal(point, "/x/p");
+	assert_true(tc_bindsrc_special_fs(fs));
+	assert_false(tc_bindsrc_special_fs("tmpfs"));
+	assert_false(tc_bindsrc_special_fs("ext4"));
+	assert_true(tc_bindsrc_special_fs("cgroup2"));
+	/* no separator, a relative point, too long a type: not a line */
+	assert_false(tc_bindsrc_parse_mountinfo("1 2 0:5 / /x rw proc", point, sizeof(point), fs,
+						sizeof(fs)));
+	assert_false(tc_bindsrc_parse_mountinfo("1 2 0:5 / x rw - proc p rw", point, sizeof(point),
+						fs, sizeof(fs)));
+	assert_false(tc_bindsrc_parse_mountinfo("1 2 0:5 / /x rw - averyveryverylongtype p", point,
+						sizeof(point), fs, sizeof(fs)));
+	assert_false(tc_bindsrc_parse_mountinfo("", point, sizeof(point), fs, sizeof(fs)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_parents_once),
 		cmocka_unit_test(test_relative_rootfs),
 		cmocka_unit_test(test_check_source),
+		cmocka_unit_test(test_mountinfo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
