@@ -68,8 +68,11 @@ const struct tc_cli_opt tc_cli_opts[] = {
 	{ "--workspace", "DIR[:INSIDE]", OPT_WORKSPACE, VB_SANDBOX,
 	  "an absolute host directory, mounted writable at\n"
 	  "INSIDE (default /workspace; see \"Working\n"
-	  "directory\" below); not /tmp, /var/tmp or another\n"
-	  "shared system folder",
+	  "directory\" below). The tool writes into a layer\n"
+	  "(--workspace-size, --workspace-files); regular\n"
+	  "files, folders and deletions reach DIR, as the\n"
+	  "caller, when the run ends. Not /tmp, /var/tmp or\n"
+	  "another shared system folder",
 	  NULL, "TOOLCELL_WORKSPACE", NULL, "" },
 	{ "--env", "NAME=VALUE", OPT_ENV, VB_SANDBOX,
 	  "set NAME in the tool's environment, which is\n"
@@ -1307,6 +1310,12 @@ const char *tc_cli_limit_desc(enum tc_limit_id id)
 		return "bytes of stderr; one more ends the tool (status\n"
 		       "\"output_limit\", stderr_truncated), what came\n"
 		       "before is delivered";
+	case TC_LIMIT_WORKSPACE:
+		return "bytes the tool may write into the workspace\n"
+		       "(its layer); then ENOSPC";
+	case TC_LIMIT_WORKSPACE_FILES:
+		return "files and folders the tool may make in the\n"
+		       "workspace; then ENOSPC";
 	case TC_LIMIT__MAX:
 		break;
 	}
@@ -1316,11 +1325,21 @@ const char *tc_cli_limit_desc(enum tc_limit_id id)
 /* The shipped policies/default.json's limits, as its file writes them
  * (test_cli checks them against the file). */
 static const char *const default_json_limit[TC_LIMIT__MAX] = {
-	[TC_LIMIT_MEMORY] = "256M",	[TC_LIMIT_CPUS] = "1",	    [TC_LIMIT_PIDS] = "64",
-	[TC_LIMIT_WALL] = "30",		[TC_LIMIT_CPU_TIME] = "30", [TC_LIMIT_TMP] = "64M",
-	[TC_LIMIT_TMP_INODES] = "4096", [TC_LIMIT_SHM] = "16M",	    [TC_LIMIT_FILE_SIZE] = "64M",
-	[TC_LIMIT_OPEN_FILES] = "256",	[TC_LIMIT_REQUEST] = "1M",  [TC_LIMIT_STDOUT] = "1M",
+	[TC_LIMIT_MEMORY] = "256M",
+	[TC_LIMIT_CPUS] = "1",
+	[TC_LIMIT_PIDS] = "64",
+	[TC_LIMIT_WALL] = "30",
+	[TC_LIMIT_CPU_TIME] = "30",
+	[TC_LIMIT_TMP] = "64M",
+	[TC_LIMIT_TMP_INODES] = "4096",
+	[TC_LIMIT_SHM] = "16M",
+	[TC_LIMIT_FILE_SIZE] = "64M",
+	[TC_LIMIT_OPEN_FILES] = "256",
+	[TC_LIMIT_REQUEST] = "1M",
+	[TC_LIMIT_STDOUT] = "1M",
 	[TC_LIMIT_STDERR] = "64K",
+	[TC_LIMIT_WORKSPACE] = "64M",
+	[TC_LIMIT_WORKSPACE_FILES] = "4096",
 };
 
 const char *tc_cli_default_limit(enum tc_limit_id id)

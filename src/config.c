@@ -31,6 +31,10 @@ const struct tc_limit_info tc_limit_info[TC_LIMIT__MAX] = {
 	[TC_LIMIT_REQUEST] = { "request_size", "--request-size", TC_UNIT_BYTES, 4 * KIB, GIB },
 	[TC_LIMIT_STDOUT] = { "stdout_size", "--stdout-size", TC_UNIT_BYTES, 4 * KIB, GIB },
 	[TC_LIMIT_STDERR] = { "stderr_size", "--stderr-size", TC_UNIT_BYTES, 4 * KIB, GIB },
+	[TC_LIMIT_WORKSPACE] = { "workspace_size", "--workspace-size", TC_UNIT_BYTES, 4 * KIB,
+				 64 * GIB },
+	[TC_LIMIT_WORKSPACE_FILES] = { "workspace_files", "--workspace-files", TC_UNIT_COUNT, 16,
+				       1 << 20 },
 };
 
 void tc_config_release(struct tc_config *cfg)

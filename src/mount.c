@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "toolcell/bindsrc.h"
+#include "toolcell/child.h"
 #include "toolcell/mount.h"
 #include "toolcell/util.h"
 
@@ -147,6 +148,11 @@ static int plan_bind(struct tc_mount_plan *p, const char *host, const char *insi
 	op->writable = writable;
 	return 0;
 }
+
+/* Where the child stages the workspace's two layers for the overlay mount,
+ * in the sandbox's own /tmp; both are detached and removed right after. */
+#define TC_WS_LOWER TC_STAGING "/tmp/.toolcell-ws-lower"
+#define TC_WS_LAYER TC_STAGING "/tmp/.toolcell-ws-layer"
 
 static bool under_tmp(const char *inside)
 {
@@ -323,13 +329,22 @@ static int plan_build(const struct tc_config *cfg, const struct tc_bind *extra, 
 		op->attrs = TC_MA_NOSUID | TC_MA_NODEV;
 	}
 	if (cfg->workspace) {
-		op = plan_add(p, TC_MS_BIND, cfg->workspace, cfg->workspace_inside, NULL);
+		/* the host folder under a layer the tool writes into; the
+		 * parent applies the layer to the folder when the run ends */
+		snprintf(
+			buf, sizeof(buf),
+			"lowerdir=%s,upperdir=%s/upper,workdir=%s/work,userxattr,index=off,xino=off",
+			TC_WS_LOWER, TC_WS_LAYER, TC_WS_LAYER);
+		op = plan_add(p, TC_MS_BIND, cfg->workspace, cfg->workspace_inside, buf);
 		if (!op)
 			return -ENOMEM;
 		op->is_dir = true;
 		op->need_dir = true;
 		op->writable = true;
+		op->overlay = true;
 		op->attrs = TC_MA_NOSUID | TC_MA_NODEV;
+		p->ws_size = cfg->limit[TC_LIMIT_WORKSPACE];
+		p->ws_inodes = cfg->limit[TC_LIMIT_WORKSPACE_FILES];
 	}
 
 	/* 5. Into the new root. */
@@ -378,6 +393,7 @@ int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
+	ret->sync_fd = -1;
 	if (!cfg->rootfs || cfg->rootfs[0] != '/')
 		return tc_error_set(err, "mount", EINVAL, "the rootfs path must be absolute");
 	r = check_nesting(cfg, extra, n_extra, err);
@@ -391,6 +407,14 @@ int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra
 		return tc_error_errno(err, "mount", -r, "cannot plan the sandbox's mounts");
 	}
 	return 0;
+}
+
+const struct tc_mount_op *tc_mount_plan_workspace(const struct tc_mount_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->ops[i].step == TC_MS_BIND && plan->ops[i].overlay)
+			return &plan->ops[i];
+	return NULL;
 }
 
 void tc_mount_plan_release(struct tc_mount_plan *plan)
@@ -516,7 +540,7 @@ static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bo
 	_cleanup_close_ int fd = -1;
 	unsigned long long attrs = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
 	struct stat st;
-	bool is_dir;
+	bool is_dir, ro;
 	int r;
 
 	r = tc_mount_check_source(op->source, &is_dir, err);
@@ -535,11 +559,14 @@ static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bo
 		return r;
 	op->dev = st.st_dev;
 	op->ino = st.st_ino;
-	if (!op->writable)
+	/* the workspace's host folder is only the lower layer: read-only */
+	ro = !op->writable || op->overlay;
+	if (ro)
 		attrs |= MOUNT_ATTR_RDONLY;
 	/* idmapped only when read-only: the caller's files appear as the
-	 * tool's, so it reads what the caller handed it, and writes nothing */
-	r = tc_bindsrc_detach(fd, op->source, attrs, op->writable ? -1 : idmap_fd, &op->tree, err);
+	 * tool's, so it reads what the caller handed it, and writes nothing
+	 * to the host (the workspace's changes go to its layer) */
+	r = tc_bindsrc_detach(fd, op->source, attrs, ro ? idmap_fd : -1, &op->tree, err);
 	if (r == -EPERM && !need_detach)
 		return 0; /* unprivileged: the child, with the caller's rights, opens it */
 	if (r == -EPERM)
@@ -645,7 +672,80 @@ static int do_bind(const struct tc_mount_op *op, struct tc_error *err)
 	return set_attrs(op->target, op->attrs, true, err);
 }
 
-static int do_step(struct tc_mount_op *op, struct tc_error *err)
+/* The workspace's layer: a tmpfs of its own size and inode limits, made
+ * here so that it belongs to the sandbox's user namespace, with "upper"
+ * owned like the host folder appears (so the tool may write where the
+ * folder lets it) and overlayfs's "work". A copy goes to the parent. */
+static int make_layer(const struct tc_mount_plan *plan, struct tc_error *err)
+{
+	char num[32];
+	struct stat st;
+	int fs, mnt, r = 0;
+
+	fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return tc_error_errno(err, "workspace", errno, "cannot make the workspace's layer");
+	snprintf(num, sizeof(num), "%llu", plan->ws_size);
+	if (fsconfig(fs, FSCONFIG_SET_STRING, "size", num, 0) < 0)
+		r = -errno;
+	snprintf(num, sizeof(num), "%llu", plan->ws_inodes);
+	if (r >= 0 && fsconfig(fs, FSCONFIG_SET_STRING, "nr_inodes", num, 0) < 0)
+		r = -errno;
+	if (r >= 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		r = -errno;
+	mnt = r >= 0 ? fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV) : -1;
+	if (r >= 0 && mnt < 0)
+		r = -errno;
+	close(fs);
+	if (r >= 0 && (mkdirat(mnt, "upper", 0755) < 0 || mkdirat(mnt, "work", 0700) < 0))
+		r = -errno;
+	/* the merged root takes the upper root's owner and mode */
+	if (r >= 0 && stat(TC_WS_LOWER, &st) == 0) {
+		if (fchownat(mnt, "upper", st.st_uid, st.st_gid, 0) < 0 && errno != EINVAL)
+			r = -errno;
+		if (r >= 0 && fchmodat(mnt, "upper", st.st_mode & 0777, 0) < 0)
+			r = -errno;
+	}
+	if (r >= 0 && plan->sync_fd >= 0) {
+		struct tc_msg m = { .type = TC_MSG_WORKSPACE };
+
+		r = tc_msg_send(plan->sync_fd, &m, mnt);
+	}
+	if (r >= 0 && move_mount(mnt, "", AT_FDCWD, TC_WS_LAYER, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		r = -errno;
+	if (mnt >= 0)
+		close(mnt);
+	return r < 0 ? tc_error_errno(err, "workspace", -r, "cannot make the workspace's layer")
+		     : 0;
+}
+
+static int do_overlay(const struct tc_mount_plan *plan, const struct tc_mount_op *op,
+		      struct tc_error *err)
+{
+	struct tc_mount_op lower = *op;
+	int r;
+
+	if (mkdir(TC_WS_LOWER, 0700) < 0 || mkdir(TC_WS_LAYER, 0700) < 0)
+		return tc_error_errno(err, "workspace", errno, "cannot stage the workspace");
+	lower.target = (char *)TC_WS_LOWER;
+	lower.overlay = false;
+	lower.attrs = TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NODEV;
+	r = do_bind(&lower, err);
+	if (r >= 0)
+		r = make_layer(plan, err);
+	if (r >= 0 && mount("overlay", op->target, "overlay", MS_NOSUID | MS_NODEV, op->data) < 0)
+		r = tc_error_errno(err, "workspace", errno,
+				   "cannot mount the workspace's layer over %s", op->source);
+	if (r < 0)
+		return r;
+	/* the overlay holds both layers: the tool sees neither in its /tmp */
+	if (umount2(TC_WS_LOWER, MNT_DETACH) < 0 || umount2(TC_WS_LAYER, MNT_DETACH) < 0 ||
+	    rmdir(TC_WS_LOWER) < 0 || rmdir(TC_WS_LAYER) < 0)
+		return tc_error_errno(err, "workspace", errno, "cannot unstage the workspace");
+	return set_attrs(op->target, op->attrs, true, err);
+}
+
+static int do_step(const struct tc_mount_plan *plan, struct tc_mount_op *op, struct tc_error *err)
 {
 	switch (op->step) {
 	case TC_MS_STAGE:
@@ -674,7 +774,7 @@ static int do_step(struct tc_mount_op *op, struct tc_error *err)
 	case TC_MS_BIND:
 		if (op->missing)
 			return 0;
-		return do_bind(op, err);
+		return op->overlay ? do_overlay(plan, op, err) : do_bind(op, err);
 	case TC_MS_TMPFS:
 		if (mount("tmpfs", op->target, "tmpfs", ms_flags(op->attrs), op->data) < 0)
 			return tc_error_errno(err, "mount", errno, "cannot mount a tmpfs on %s",
@@ -728,7 +828,7 @@ int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 		    (!plan->ops[i].trusted || shadowed(plan->ops[i].source)))
 			r = open_source(&plan->ops[i], err);
 	for (size_t i = 0; i < plan->n && r >= 0; i++) {
-		r = do_step(&plan->ops[i], err);
+		r = do_step(plan, &plan->ops[i], err);
 		if (r >= 0 && plan->ops[i].step == TC_MS_PROC && plan->klimits) {
 			char sys[TC_PATH_MAX];
 

@@ -135,6 +135,7 @@ static int apply_binds(const struct tc_policy *p, const struct tc_overrides *o, 
 				    "use another inside path, such as /workspace (the default)",
 				    h);
 	}
+	ret->workspace_on_success = p->workspace_on_success;
 	ret->workspace = strdup(o->workspace);
 	ret->workspace_inside =
 		strdup(o->workspace_inside ? o->workspace_inside : WORKSPACE_INSIDE);

@@ -38,6 +38,8 @@ static const uint64_t limit_default[TC_LIMIT__MAX] = {
 	[TC_LIMIT_REQUEST] = UINT64_C(1) << 20,
 	[TC_LIMIT_STDOUT] = UINT64_C(1) << 20,
 	[TC_LIMIT_STDERR] = UINT64_C(64) << 10,
+	[TC_LIMIT_WORKSPACE] = UINT64_C(64) << 20,
+	[TC_LIMIT_WORKSPACE_FILES] = 4096,
 };
 
 enum top_key {
@@ -59,12 +61,13 @@ enum top_key {
 	K_ROOTFS,
 	K_PROGRAMS,
 	K_WARN_ENV,
+	K_WORKSPACE_APPLY,
 	K__MAX
 };
 static const char *const top_keys[K__MAX] = {
 	"version", "description",   "network",	"hostname", "limits",	 "max",
 	"allow",   "env",	    "pass_env", "binds",    "uid_range", "require",
-	"seccomp", "cgroup_parent", "session",	"rootfs",   "programs",	 "warn_env_not_passed"
+	"seccomp", "cgroup_parent", "session",	"rootfs",   "programs",	 "warn_env_not_passed", "workspace_apply"
 };
 static const char *const allow_keys[] = { "ro_bind",  "bind",	       "workspace", "env",
 					  "pass_env", "cgroup_parent", "rootfs" };
@@ -913,6 +916,13 @@ static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct
 	}
 	if (f[K_PROGRAMS] && (r = parse_programs(c, f[K_PROGRAMS], p)) < 0)
 		return r;
+	if (f[K_WORKSPACE_APPLY]) {
+		const char *v = cJSON_GetStringValue(f[K_WORKSPACE_APPLY]);
+		if (!v || (strcmp(v, "always") && strcmp(v, "on_success")))
+			return expect(c, "workspace_apply", "\"always\" or \"on_success\"",
+				      f[K_WORKSPACE_APPLY]);
+		p->workspace_on_success = !strcmp(v, "on_success");
+	}
 	return parse_seccomp(c, f[K_SECCOMP], p);
 }
 
@@ -1117,7 +1127,9 @@ static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 	     !json_add(root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))) ||
 	    (p->session_json && !json_add(root, "session", session_to_json(p))) ||
 	    !json_add(root, "rootfs",
-		      cJSON_CreateString(p->rootfs_name ? p->rootfs_name : "default")))
+		      cJSON_CreateString(p->rootfs_name ? p->rootfs_name : "default")) ||
+	    !json_add(root, "workspace_apply",
+		      cJSON_CreateString(p->workspace_on_success ? "on_success" : "always")))
 		return NULL;
 	if (p->n_programs) {
 		if (!json_add(root, "programs", a = cJSON_CreateArray()))

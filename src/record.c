@@ -435,6 +435,43 @@ char *tc_json_document(const cJSON *doc, bool pretty)
 	return out;
 }
 
+/* "workspace": null without one; else what of its layer reached the host
+ * folder (applied), what never does (dropped), and the layer's use. */
+static void add_workspace(bool *failed, cJSON *r, const struct tc_outcome *o)
+{
+	const struct tc_workspace_stats *w = &o->workspace;
+	cJSON *ws, *a, *d, *l;
+
+	if (!w->present) {
+		put(failed, r, "workspace", cJSON_CreateNull());
+		return;
+	}
+	ws = put(failed, r, "workspace", cJSON_CreateObject());
+	put(failed, ws, "applied", cJSON_CreateBool(w->applied));
+	put(failed, ws, "not_applied",
+	    w->not_applied ? cJSON_CreateString(w->not_applied) : cJSON_CreateNull());
+	a = put(failed, ws, "changes", cJSON_CreateObject());
+	put(failed, a, "files", u64_number(w->files));
+	put(failed, a, "bytes", u64_number(w->bytes));
+	put(failed, a, "folders", u64_number(w->dirs));
+	put(failed, a, "deleted", u64_number(w->deleted));
+	put(failed, a, "set_id_bits_dropped", u64_number(w->setid_stripped));
+	d = put(failed, ws, "dropped", cJSON_CreateObject());
+	put(failed, d, "symlinks", u64_number(w->symlinks));
+	put(failed, d, "hard_links", u64_number(w->hard_links));
+	put(failed, d, "fifos", u64_number(w->fifos));
+	put(failed, d, "sockets", u64_number(w->sockets));
+	put(failed, d, "devices", u64_number(w->devices));
+	put(failed, ws, "errors", u64_number(w->errors));
+	put(failed, ws, "first_error",
+	    w->first_error[0] ? outside_string(w->first_error, sizeof(w->first_error))
+			      : cJSON_CreateNull());
+	l = put(failed, ws, "layer", cJSON_CreateObject());
+	put(failed, l, "used_bytes", u64_number(w->used_bytes));
+	put(failed, l, "used_files", u64_number(w->used_files));
+	put(failed, l, "full", cJSON_CreateBool(w->full));
+}
+
 char *tc_record_to_json(const struct tc_outcome *o)
 {
 	cJSON *r = cJSON_CreateObject();
@@ -448,6 +485,7 @@ char *tc_record_to_json(const struct tc_outcome *o)
 	add_limits(&failed, r, o);
 	add_isolation(&failed, r, o);
 	add_provenance(&failed, r, o);
+	add_workspace(&failed, r, o);
 	add_error(&failed, r, o);
 	put(&failed, r, "toolcell_version", cJSON_CreateString(TOOLCELL_VERSION));
 

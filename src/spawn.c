@@ -31,6 +31,7 @@
 #include "toolcell/supervise.h"
 #include "toolcell/userns.h"
 #include "toolcell/util.h"
+#include "toolcell/workspace.h"
 
 #define TC_SAMPLE_MS 10 /* between samples of the sandbox's memory and tasks */
 
@@ -283,6 +284,8 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		a.scrub[1] = (void *)spec->stdin_buf;
 		a.scrub_len[1] = spec->stdin_len;
 	}
+	/* the child sends the workspace's layer on its end of the socket */
+	r->plan.sync_fd = r->sync[1];
 	/* as root, the pool's namespace root makes the user namespace (see
 	 * owner_euid): only for the clone */
 	if (r->ids.pool && owner_euid(r->ids.root_host) < 0)
@@ -338,6 +341,8 @@ static void fill_limits(const struct tc_config *cfg, struct tc_outcome *o)
 		[TC_LIMIT_REQUEST] = TC_ENFORCER_TOOLCELL,
 		[TC_LIMIT_STDOUT] = TC_ENFORCER_TOOLCELL,
 		[TC_LIMIT_STDERR] = TC_ENFORCER_TOOLCELL,
+		[TC_LIMIT_WORKSPACE] = TC_ENFORCER_TOOLCELL,	   /* the layer's size= */
+		[TC_LIMIT_WORKSPACE_FILES] = TC_ENFORCER_TOOLCELL, /* the layer's nr_inodes= */
 	};
 
 	for (int i = 0; i < TC_LIMIT__MAX; i++) {
@@ -609,6 +614,30 @@ static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r
 	o->tool_uid = TC_TOOL_UID;
 }
 
+static void apply_workspace(const struct tc_sandbox_spec *spec, const struct run *r, int layer_fd,
+			    struct tc_outcome *o)
+{
+	const struct tc_mount_op *op = tc_mount_plan_workspace(&r->plan);
+	struct tc_workspace_stats *st = &o->workspace;
+	int ret;
+
+	st->present = true;
+	if (layer_fd < 0 || !op) {
+		st->not_applied = "the sandbox ended before its workspace existed";
+		return;
+	}
+	if (spec->cfg->workspace_on_success && o->status != TC_STATUS_OK) {
+		st->not_applied = "the policy's workspace_apply is on_success, and the run did not "
+				  "end ok";
+		return;
+	}
+	ret = tc_workspace_apply(layer_fd, spec->cfg->workspace, op->dev, op->ino, st);
+	if (ret == -ESTALE)
+		st->not_applied = "the host folder was replaced while the tool ran";
+	else if (ret < 0)
+		st->not_applied = "the host folder could not be opened";
+}
+
 static void verbose_times(const struct run *r, const struct tc_supervisor *s)
 {
 	const uint64_t *t = s->stages;
@@ -673,6 +702,7 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
 	struct rusage ru = { 0 };
 	siginfo_t si = { 0 };
+	_cleanup_close_ int ws_fd = -1;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -732,6 +762,7 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	s->filter = &r.filter;
 	s->cgroup = r.cg.leaf_fd >= 0 ? &r.cg : NULL;
 	s->listener = -1;
+	s->workspace_fd = -1;
 	s->denied_nr = -1;
 	s->helper_pidfd = TAKE_FD(r.helper_pidfd);
 	s->start_ns = r.t_cloned;
@@ -743,6 +774,8 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 	tc_supervise(s);
 	if (s->listener >= 0)
 		close(s->listener);
+	/* the tool's layer outlives its namespace through our descriptor */
+	ws_fd = TAKE_FD(s->workspace_fd);
 	if (s->helper_pidfd >= 0) { /* the sandbox ended before the helper did */
 		pidfd_send_signal(s->helper_pidfd, SIGKILL, NULL, 0);
 		waitid(P_PIDFD, (id_t)s->helper_pidfd, &si, WEXITED);
@@ -781,6 +814,9 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 						      (uint64_t)self.ru_stime.tv_usec / 1000;
 		}
 	}
+	/* the sandbox is gone: nothing of the tool can change its layer now */
+	if (spec->cfg->workspace)
+		apply_workspace(spec, &r, ws_fd, out);
 	res->exec_errno = s->exec_errno;
 	res->toolcell_signal = s->reason == TC_KILL_SIGNAL ? s->reason_signal : 0;
 	if (spec->io == TC_IO_MEMORY) {

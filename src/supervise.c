@@ -241,6 +241,12 @@ static void on_sync(struct tc_supervisor *s)
 		 * kept it for us */
 		kill_sandbox(s, TC_KILL_TIMEOUT);
 		break;
+	case TC_MSG_WORKSPACE:
+		if (fd >= 0 && s->workspace_fd < 0) {
+			s->workspace_fd = fd;
+			fd = -1;
+		}
+		break;
 	case TC_MSG_MAPS_DONE:
 	case TC_MSG_NET_FD:
 		break;

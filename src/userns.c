@@ -192,7 +192,10 @@ int tc_userns_idmap_open(const struct tc_ids *ids, int *ret_fd, struct tc_error 
 	if (pid == 0) {
 		char c;
 
-		close(p[1]);
+		/* nothing of toolcell's (the pool's lock among them) */
+		if (p[0] > 0)
+			close_range(0, (unsigned)p[0] - 1, 0);
+		close_range((unsigned)p[0] + 1, ~0U, 0);
 		(void)!read(p[0], &c, 1);
 		_exit(0);
 	}

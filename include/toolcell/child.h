@@ -27,6 +27,7 @@ enum tc_msg_type {
 	TC_MSG_STAGES,	      /* init -> parent (--verbose): when each set-up stage ended */
 	TC_MSG_LISTENER,      /* tool -> parent: the seccomp listener (SCM_RIGHTS) */
 	TC_MSG_DEADLINE,      /* init -> parent: the init ended the run at its own deadline */
+	TC_MSG_WORKSPACE,     /* child -> parent: the workspace's layer, a tmpfs (SCM_RIGHTS) */
 };
 
 /* How long past the wall limit the sandbox's init ends the run itself when

@@ -39,6 +39,8 @@ enum tc_limit_id {
 	TC_LIMIT_REQUEST,    /* bytes of a `call` request, and of the tool's response */
 	TC_LIMIT_STDOUT,     /* bytes of the tool's stdout */
 	TC_LIMIT_STDERR,     /* bytes of the tool's stderr */
+	TC_LIMIT_WORKSPACE,  /* bytes the tool may write into the workspace (its tmpfs layer) */
+	TC_LIMIT_WORKSPACE_FILES, /* files and folders it may make there (the layer's inodes) */
 	TC_LIMIT__MAX
 };
 
@@ -95,6 +97,7 @@ struct tc_config {
 	size_t n_binds;
 	char *workspace;	   /* host dir, or NULL */
 	char *workspace_inside;	   /* "/workspace" when workspace is set */
+	bool workspace_on_success; /* apply the workspace's changes only after status ok */
 	char *env[TC_MAX_ENV + 1]; /* NAME=VALUE, NULL-terminated */
 	size_t n_env;
 	char *rootfs;	     /* host dir of the rootfs */

@@ -49,6 +49,8 @@ struct tc_mount_op {
 	bool need_dir;	/* BIND: the source must be a directory (the workspace) */
 	bool trusted;	/* BIND: toolcell's own source (rootfs, /dev node): not re-checked */
 	bool writable;	/* BIND: the tool may write (a --bind, the workspace) */
+	bool overlay;	/* BIND: the workspace: the source is the lower layer of an
+			 * overlay whose upper layer is a tmpfs (data: the options) */
 	/* filled by tc_mount_prepare: what the host path was when checked */
 	dev_t dev;
 	ino_t ino;
@@ -65,6 +67,10 @@ struct tc_mount_plan {
 	 * the lock makes it read-only (klimits.h); or NULL */
 	const struct tc_klimits *klimits;
 	char *cwd; /* working directory after pivot_root */
+	/* the workspace's layer: its tmpfs limits; the child sends it to the
+	 * parent on sync_fd (TC_MSG_WORKSPACE) so the parent can apply it */
+	unsigned long long ws_size, ws_inodes;
+	int sync_fd;
 };
 
 /* Build the plan for cfg plus toolcell's extra read-only binds (the script).
@@ -91,6 +97,10 @@ int tc_mount_prepare(struct tc_mount_plan *plan, int idmap_fd, bool need_detach,
 int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err);
 
 void tc_mount_plan_release(struct tc_mount_plan *plan);
+
+/* The workspace's step of the plan (its source's device and inode, after
+ * tc_mount_prepare), or NULL when the run has none. */
+const struct tc_mount_op *tc_mount_plan_workspace(const struct tc_mount_plan *plan);
 
 /* Classify a host path for a bind: 0 when it may be bound, with *ret_is_dir;
  * -errno with err naming the path and the reason otherwise. Resolves nothing:

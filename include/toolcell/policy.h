@@ -36,6 +36,7 @@ struct tc_policy {
 	char *cgroup_parent; /* "cgroup_parent", or NULL */
 	char *session_json;  /* "session", compact JSON for the session harness, or NULL */
 	char *rootfs_name;   /* "rootfs": a variant ("workspace", "data"), NULL: default */
+	bool workspace_on_success; /* "workspace_apply": "on_success" (else "always") */
 	char *programs[TC_MAX_PROGRAMS]; /* "programs": workspace mode; owned */
 	size_t n_programs;
 	uint32_t uid_base, uid_count;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "toolcell/config.h"
+#include "toolcell/workspace.h"
 #include "toolcell/seccomp.h"
 #include "toolcell/error.h"
 
@@ -101,6 +102,8 @@ struct tc_outcome {
 	char policy_sha256[65], tool_sha256[65], rootfs_sha256[65];
 	const char *policy_path;
 	const char *tool_path;
+	/* the workspace's layer and what of it reached the host folder */
+	struct tc_workspace_stats workspace;
 	/* error: set when err.message[0] != 0 */
 	struct tc_error err;
 	/* the run's id, times, verb and caller (audit.h), or NULL: null fields */

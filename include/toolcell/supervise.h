@@ -44,7 +44,8 @@ struct tc_supervisor {
 	/* the run's cgroup leaf, or NULL: then memory is the kernel's to
 	 * limit and the task count comes from pids.current */
 	const struct tc_cgroup *cgroup;
-	int listener; /* the tool's seccomp listener, once it sent it */
+	int listener;	  /* the tool's seccomp listener, once it sent it */
+	int workspace_fd; /* the workspace's layer, once the child sent it; else -1 */
 	uint64_t start_ns, wall_ms;
 	uint64_t memory_max, tasks_max;
 	uint64_t cpu_time_ms; /* RLIMIT_CPU as set: whole seconds */

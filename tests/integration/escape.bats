@@ -460,15 +460,17 @@ print("exit", os.waitstatus_to_exitcode(st))
 
 @test "symlinks planted in the workspace: host file unchanged, binding through them refused (125)" {
 	mkdir "$T/ws"
-	chmod 777 "$T/ws"
 	local before
 	before=$(sha256sum /etc/shadow /etc/passwd 2>/dev/null || true)
 	esc workspace_symlink --workspace "$T/ws"
 	exited_ok
 	has "hard link blocked EXDEV" "write through link blocked EROFS" \
 		"planted ['out', 'rootlink', 'up']"
-	[ "$(readlink "$T/ws/out")" = /etc/shadow ]
+	# symlinks never leave the workspace's layer for the host folder
+	[ -z "$(ls -A "$T/ws")" ]
 	[ "$(sha256sum /etc/shadow /etc/passwd 2>/dev/null || true)" = "$before" ]
+	# should they get there by other means, binding through them is refused
+	ln -s /etc/shadow "$T/ws/out" && ln -s / "$T/ws/rootlink" && ln -s ../../../../../etc "$T/ws/up"
 	# a second sandbox binding through the planted links is refused
 	# (the final component, and a link in the middle of the path)
 	local l
@@ -505,7 +507,6 @@ print("exit", os.waitstatus_to_exitcode(st))
 
 @test "dropped binary: noexec /tmp and /dev/shm (EACCES); no memfd (ENOSYS); the workspace runs, still confined" {
 	mkdir "$T/ws"
-	chmod 777 "$T/ws"
 	esc memfd_exec --workspace "$T/ws"
 	killed unshare
 	[ "$(rec denied_syscalls.memfd_create)" = 1 ]
@@ -542,7 +543,6 @@ print("exit", os.waitstatus_to_exitcode(st))
 
 @test "a sandbox beside another: distinct host uids, private /tmp and /dev/shm, no shared file locks" {
 	mkdir "$T/ws"
-	chmod 777 "$T/ws"
 	cp "$E/cross_sandbox.py" "$T/"
 	chmod 644 "$T/cross_sandbox.py"
 	"$TOOLCELL" python --result "$T/a.json" --workspace "$T/ws" --env MODE=plant \
@@ -569,11 +569,15 @@ print("exit", os.waitstatus_to_exitcode(st))
 
 @test "result record into a booby-trapped workspace: no write through a planted symlink or FIFO" {
 	mkdir "$T/ws"
-	chmod 777 "$T/ws"
 	echo "host data" >"$T/victim"
 	esc result_symlink --workspace "$T/ws"
 	exited_ok
-	has "workspace on the host found True" "planted ['fifo.json', 'out', 'r.json']"
+	# the workspace is a layer now: mountinfo shows no host path, and what
+	# the tool planted (symlinks, a FIFO) never reaches the host folder
+	has "workspace on the host found False" "planted ['fifo.json', 'out', 'r.json']"
+	[ -z "$(ls -A "$T/ws")" ]
+	# should they get there by other means, the record is never written through them
+	ln -s "$T/victim" "$T/ws/r.json" && mkfifo "$T/ws/fifo.json" && ln -s "$T" "$T/ws/out"
 	# the final component a symlink: refused
 	run --separate-stderr timeout 10 "$TOOLCELL" python --result "$T/ws/r.json" -c 'print(1)'
 	[ "$status" -eq 125 ]

@@ -190,7 +190,6 @@ EOF
 
 @test "python: the working directory is translated into --workspace (/workspace/...)" {
 	mkdir -p "$TC_TMP/ws/project"
-	chmod -R 777 "$TC_TMP/ws"
 	cd "$TC_TMP/ws/project"
 	capture "$TOOLCELL" python --workspace "$TC_TMP/ws" -c 'import os; print(os.getcwd())'
 	[ "$status" -eq 0 ]

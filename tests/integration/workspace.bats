@@ -14,9 +14,7 @@ setup() {
 		tc_skip "no workspace rootfs: cmake --build build --target rootfs-workspace"
 	WS="$TC_TMP/ws"
 	mkdir "$WS"
-	chmod 777 "$WS"
 	printf 'hello\n' >"$WS/a.txt"
-	chmod 666 "$WS/a.txt"
 }
 
 teardown() {

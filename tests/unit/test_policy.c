@@ -174,11 +174,11 @@ static void test_unknown_and_duplicate_keys(void **state)
 	refused("{\"version\": 1, \"colour\": 1}",
 		"policies/x.json: colour: unknown key (known: version, description, network, "
 		"hostname, limits, max, allow, env, pass_env, binds, uid_range, require, seccomp, "
-		"cgroup_parent, session, rootfs, programs, warn_env_not_passed)");
+		"cgroup_parent, session, rootfs, programs, warn_env_not_passed, workspace_apply)");
 	refused("{\"version\": 1, \"limits\": {\"colour\": 1}}",
 		"policies/x.json: limits.colour: unknown key (known: memory, cpus, pids, timeout, "
 		"cpu_time, tmp_size, tmp_inodes, shm_size, file_size, open_files, request_size, "
-		"stdout_size, stderr_size)");
+		"stdout_size, stderr_size, workspace_size, workspace_files)");
 	refused("{\"version\": 1, \"max\": {\"Memory\": 1}}", "max.Memory: unknown key");
 	refused("{\"version\": 1, \"allow\": {\"network\": true}}",
 		"allow.network: unknown key (known: ro_bind, bind, workspace, env, pass_env, "
@@ -764,7 +764,7 @@ static void test_to_json(void **state)
 					    "limits",	 "max",	     "allow",
 					    "env",	 "pass_env", "binds",
 					    "uid_range", "require",  "seccomp",
-					    "rootfs",	 "session",  "warn_env_not_passed" };
+					    "rootfs",	 "session",  "warn_env_not_passed", "workspace_apply" };
 	struct tc_policy p;
 	const cJSON *lim;
 	cJSON *doc;

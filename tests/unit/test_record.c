@@ -54,6 +54,7 @@ static const char *const record_keys[] = {
 	"limits",
 	"isolation",
 	"provenance",
+	"workspace",
 	"error",
 	"toolcell_version",
 };

@@ -538,15 +538,10 @@ class Run:
         tag = os.urandom(8).hex()
         in_copy, out_dir = os.path.join(root, "in-" + tag), os.path.join(root, "out-" + tag)
         os.mkdir(in_copy, 0o700)
+        # 0700 as root too: toolcell opens binds with the caller's rights,
+        # shows the caller's files as the tool's, and applies what the tool
+        # wrote in /out to out_dir as the caller when the run ends
         os.mkdir(out_dir, 0o700)
-        if os.geteuid() == 0:
-            # As root, toolcell opens the binds as the sandbox's unprivileged
-            # host uid, which reads and writes by the "other" bits: the root
-            # folder is traversable but not listable, and the folders in it
-            # have unguessable names.
-            os.chmod(root, 0o711)
-            os.chmod(in_copy, 0o755)
-            os.chmod(out_dir, 0o777)
         return in_copy, out_dir
 
     def create(self, name):
