@@ -789,18 +789,17 @@ _Noreturn static void verb_run(struct ctx *c)
 	finish_relay(c, &res);
 }
 
-/* true when host path p lies in the workspace or a writable bind, which
- * are not idmapped: as host root the tool reads those files by their
- * "other" bits (read-only binds show the caller's files as the tool's). */
+/* true when host path p lies in a writable bind, which is not idmapped: as
+ * host root the tool reads its files by their "other" bits (read-only binds
+ * and the workspace show the caller's files as the tool's). */
 static bool in_writable_bind(const struct tc_config *cfg, const char *p)
 {
-	for (size_t i = 0; i <= cfg->n_binds; i++) {
-		const char *h = i < cfg->n_binds
-					? (cfg->binds[i].writable ? cfg->binds[i].host : NULL)
-					: cfg->workspace;
-		size_t n = h ? strlen(h) : 0;
+	for (size_t i = 0; i < cfg->n_binds; i++) {
+		const char *h = cfg->binds[i].host;
+		size_t n = strlen(h);
 
-		if (h && strncmp(p, h, n) == 0 && (p[n] == '\0' || p[n] == '/'))
+		if (cfg->binds[i].writable && strncmp(p, h, n) == 0 &&
+		    (p[n] == '\0' || p[n] == '/'))
 			return true;
 	}
 	return false;
