@@ -33,9 +33,9 @@ struct tc_policy {
 	char *pass_env[TC_MAX_ENV]; /* NAMEs passed from toolcell's environment; owned */
 	size_t n_pass_env;
 	char *hostname;
-	char *cgroup_parent; /* "cgroup_parent", or NULL */
-	char *session_json;  /* "session", compact JSON for the session harness, or NULL */
-	char *rootfs_name;   /* "rootfs": a variant ("workspace", "data"), NULL: default */
+	char *cgroup_parent;	   /* "cgroup_parent", or NULL */
+	char *session_json;	   /* "session", compact JSON for the session harness, or NULL */
+	char *rootfs_name;	   /* "rootfs": a variant ("workspace", "data"), NULL: default */
 	bool workspace_on_success; /* "workspace_apply": "on_success" (else "always") */
 	char *programs[TC_MAX_PROGRAMS]; /* "programs": workspace mode; owned */
 	size_t n_programs;
