@@ -176,7 +176,7 @@ import json
 r = json.load(open('$T/r.json'))
 print(' '.join('%s=%s' % (k, v['enforced_by']) for k, v in sorted(r['limits'].items())))
 print(r['oom_kills'], r['unknown']['oom_kills'] != '')"
-	[ "${lines[0]}" = "cpu_time=rlimit cpus=none file_size=rlimit memory=rlimit open_files=rlimit pids=rlimit request_size=toolcell shm_size=toolcell stderr_size=toolcell stdout_size=toolcell timeout=toolcell tmp_inodes=toolcell tmp_size=toolcell" ]
+	[ "${lines[0]}" = "cpu_time=rlimit cpus=none file_size=rlimit memory=rlimit open_files=rlimit pids=rlimit request_size=toolcell shm_size=toolcell stderr_size=toolcell stdout_size=toolcell timeout=toolcell tmp_inodes=toolcell tmp_size=toolcell workspace_files=toolcell workspace_size=toolcell" ]
 	[ "${lines[1]}" = "None True" ]
 }
 
