@@ -678,43 +678,35 @@ static int do_bind(const struct tc_mount_op *op, struct tc_error *err)
  * folder lets it) and overlayfs's "work". A copy goes to the parent. */
 static int make_layer(const struct tc_mount_plan *plan, struct tc_error *err)
 {
-	char num[32];
+	char data[96];
 	struct stat st;
-	int fs, mnt, r = 0;
+	int fd = -1, r = 0;
 
-	fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
-	if (fs < 0)
+	/* mount(2), not fsmount: a detached mount needs a namespace of its
+	 * own, and the sandbox's user namespace may make none by now */
+	snprintf(data, sizeof(data), "mode=0700,size=%llu,nr_inodes=%llu", plan->ws_size,
+		 plan->ws_inodes);
+	if (mount("tmpfs", TC_WS_LAYER, "tmpfs", MS_NOSUID | MS_NODEV, data) < 0)
 		return tc_error_errno(err, "workspace", errno, "cannot make the workspace's layer");
-	snprintf(num, sizeof(num), "%llu", plan->ws_size);
-	if (fsconfig(fs, FSCONFIG_SET_STRING, "size", num, 0) < 0)
-		r = -errno;
-	snprintf(num, sizeof(num), "%llu", plan->ws_inodes);
-	if (r >= 0 && fsconfig(fs, FSCONFIG_SET_STRING, "nr_inodes", num, 0) < 0)
-		r = -errno;
-	if (r >= 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
-		r = -errno;
-	mnt = r >= 0 ? fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV) : -1;
-	if (r >= 0 && mnt < 0)
-		r = -errno;
-	close(fs);
-	if (r >= 0 && (mkdirat(mnt, "upper", 0755) < 0 || mkdirat(mnt, "work", 0700) < 0))
+	fd = open(TC_WS_LAYER, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || mkdirat(fd, "upper", 0755) < 0 || mkdirat(fd, "work", 0700) < 0)
 		r = -errno;
 	/* the merged root takes the upper root's owner and mode */
 	if (r >= 0 && stat(TC_WS_LOWER, &st) == 0) {
-		if (fchownat(mnt, "upper", st.st_uid, st.st_gid, 0) < 0 && errno != EINVAL)
+		if (fchownat(fd, "upper", st.st_uid, st.st_gid, 0) < 0 && errno != EINVAL)
 			r = -errno;
-		if (r >= 0 && fchmodat(mnt, "upper", st.st_mode & 0777, 0) < 0)
+		if (r >= 0 && fchmodat(fd, "upper", st.st_mode & 0777, 0) < 0)
 			r = -errno;
 	}
+	/* the parent reads the layer through this descriptor once the
+	 * sandbox is gone, with its mount long detached */
 	if (r >= 0 && plan->sync_fd >= 0) {
 		struct tc_msg m = { .type = TC_MSG_WORKSPACE };
 
-		r = tc_msg_send(plan->sync_fd, &m, mnt);
+		r = tc_msg_send(plan->sync_fd, &m, fd);
 	}
-	if (r >= 0 && move_mount(mnt, "", AT_FDCWD, TC_WS_LAYER, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		r = -errno;
-	if (mnt >= 0)
-		close(mnt);
+	if (fd >= 0)
+		close(fd);
 	return r < 0 ? tc_error_errno(err, "workspace", -r, "cannot make the workspace's layer")
 		     : 0;
 }
