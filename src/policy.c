@@ -65,9 +65,13 @@ enum top_key {
 	K__MAX
 };
 static const char *const top_keys[K__MAX] = {
-	"version", "description",   "network",	"hostname", "limits",	 "max",
-	"allow",   "env",	    "pass_env", "binds",    "uid_range", "require",
-	"seccomp", "cgroup_parent", "session",	"rootfs",   "programs",	 "warn_env_not_passed", "workspace_apply"
+	"version",	  "description",   "network",
+	"hostname",	  "limits",	   "max",
+	"allow",	  "env",	   "pass_env",
+	"binds",	  "uid_range",	   "require",
+	"seccomp",	  "cgroup_parent", "session",
+	"rootfs",	  "programs",	   "warn_env_not_passed",
+	"workspace_apply"
 };
 static const char *const allow_keys[] = { "ro_bind",  "bind",	       "workspace", "env",
 					  "pass_env", "cgroup_parent", "rootfs" };

@@ -760,11 +760,12 @@ static void round_trip(const struct tc_policy *p)
 
 static void test_to_json(void **state)
 {
-	static const char *const keys[] = { "version",	 "network",  "hostname",
-					    "limits",	 "max",	     "allow",
-					    "env",	 "pass_env", "binds",
-					    "uid_range", "require",  "seccomp",
-					    "rootfs",	 "session",  "warn_env_not_passed", "workspace_apply" };
+	static const char *const keys[] = {
+		"version",	  "network", "hostname", "limits",  "max",
+		"allow",	  "env",     "pass_env", "binds",   "uid_range",
+		"require",	  "seccomp", "rootfs",	 "session", "warn_env_not_passed",
+		"workspace_apply"
+	};
 	struct tc_policy p;
 	const cJSON *lim;
 	cJSON *doc;
