@@ -95,3 +95,47 @@ complete_words() {
 	run -0 complete_words toolcell run --policy p.json --me
 	[ "$output" = --memory ]
 }
+
+@test "toolcell-policy(5) and toolcell-record(5) render with no groff warning" {
+	for page in toolcell-policy.5 toolcell-record.5; do
+		run -0 groff -man -ww -z "$BUILD/doc/$page"
+		[ -z "$output" ]
+		run -0 env MANWIDTH=100 man --warnings -l "$BUILD/doc/$page"
+		[[ "$output" == *"SEE ALSO"* ]]
+	done
+}
+
+@test "toolcell-record(5) names every key of a real record, envelope and session answer" {
+	MANWIDTH=200 man -l "$BUILD/doc/toolcell-record.5" >"$TC_TMP/man.txt"
+	run -0 "$TOOLCELL" python --result "$TC_TMP/r.json" -c 'print(1)'
+	tool=$(fixture call_echo.py)
+	"$TOOLCELL" call "$tool" <<<'{"a": 1}' >"$TC_TMP/env.json"
+	"$TOOLCELL" session <<<'{"id": 1, "code": "x = 1"}' | head -n 1 >"$TC_TMP/answer.json"
+	"$PY" -I -c '
+import json, re, sys
+text = open(sys.argv[1]).read()
+keys = set(json.load(open(sys.argv[2])))
+keys |= set(json.load(open(sys.argv[3])))
+keys |= set(json.load(open(sys.argv[4])))
+missing = sorted(k for k in keys if not re.search(r"(^|[^a-z_])" + re.escape(k) + r"([^a-z_]|$)", text))
+if missing:
+    sys.exit("not in toolcell-record(5): " + ", ".join(missing))
+' "$TC_TMP/man.txt" "$TC_TMP/r.json" "$TC_TMP/env.json" "$TC_TMP/answer.json"
+}
+
+@test "toolcell-policy(5) names every key of the effective default policy" {
+	MANWIDTH=200 man -l "$BUILD/doc/toolcell-policy.5" >"$TC_TMP/man.txt"
+	"$TOOLCELL" policy check "$BUILD/policies/default.json" >"$TC_TMP/p.json" 2>/dev/null
+	"$PY" -I -c '
+import json, re, sys
+text = open(sys.argv[1]).read()
+p = json.load(open(sys.argv[2]))
+keys = set(p)
+for k in ("limits", "allow", "require", "session", "uid_range"):
+    if isinstance(p.get(k), dict):
+        keys |= set(p[k])
+missing = sorted(k for k in keys if not re.search(r"(^|[^a-z_])" + re.escape(k) + r"([^a-z_]|$)", text))
+if missing:
+    sys.exit("not in toolcell-policy(5): " + ", ".join(missing))
+' "$TC_TMP/man.txt" "$TC_TMP/p.json"
+}
