@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -278,6 +279,8 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.stdio = { r->in[0], r->out[1], r->err[1] },
 	};
 	long pid;
+	int pdeathsig = 0;
+	pid_t ppid = 0;
 
 	environ_span(&a.scrub[0], &a.scrub_len[0]);
 	if (spec->io == TC_IO_MEMORY) {
@@ -288,8 +291,15 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 	r->plan.sync_fd = r->sync[1];
 	/* as root, the pool's namespace root makes the user namespace (see
 	 * owner_euid): only for the clone */
-	if (r->ids.pool && owner_euid(r->ids.root_host) < 0)
-		return tc_error_errno(err, "userns", errno, "cannot take the pool's uid to clone");
+	if (r->ids.pool) {
+		/* a change of euid clears our own parent-death signal (a session's
+		 * runner relies on it): keep it to set again */
+		prctl(PR_GET_PDEATHSIG, &pdeathsig);
+		ppid = getppid();
+		if (owner_euid(r->ids.root_host) < 0)
+			return tc_error_errno(err, "userns", errno,
+					      "cannot take the pool's uid to clone");
+	}
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid == 0)
 		tc_child_main(&a);
@@ -299,6 +309,10 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		/* back to root, capabilities and all; nothing runs before */
 		if (owner_euid(0) < 0)
 			abort();
+		/* and our parent-death signal back, raised now if the parent
+		 * died while it was cleared */
+		if (pdeathsig && (prctl(PR_SET_PDEATHSIG, pdeathsig) < 0 || getppid() != ppid))
+			raise(pdeathsig);
 		errno = e;
 	}
 	if (pid < 0)
