@@ -32,10 +32,9 @@ else
 	assert_eq "$TC_RC" 0 "systemctl enable --now toolcell-cgroup.service: exit status"
 	# and the rootfs from this host's packages (the one cmake installed
 	# is a copy of the build host's, stale here)
+	# (in the state folder the build configured: t-check finds it fresh)
 	run "$TOOLCELL" rootfs build
 	assert_eq "$TC_RC" 0 "toolcell rootfs build: exit status"
-	assert_eq "$(test -x /var/lib/toolcell/rootfs/usr/bin/python3 && echo yes)" yes \
-		"/var/lib/toolcell/rootfs/usr/bin/python3 after toolcell rootfs build"
 	info "installed from cmake --install (no .deb)"
 fi
 assert_eq "$(command -v toolcell)" "$TOOLCELL" "toolcell on PATH"
