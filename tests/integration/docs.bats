@@ -114,7 +114,11 @@ complete_words() {
 	"$PY" -I -c '
 import json, re, sys
 text = open(sys.argv[1]).read()
-keys = set(json.load(open(sys.argv[2])))
+record = json.load(open(sys.argv[2]))
+keys = set(record)
+# the objects whose members are documented one by one, as parent.member
+for parent in ("isolation", "provenance"):
+    keys |= {parent + "." + k for k in record[parent]}
 keys |= set(json.load(open(sys.argv[3])))
 keys |= set(json.load(open(sys.argv[4])))
 missing = sorted(k for k in keys if not re.search(r"(^|[^a-z_])" + re.escape(k) + r"([^a-z_]|$)", text))
