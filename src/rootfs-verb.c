@@ -16,33 +16,64 @@
 
 #define WITH_MAX 1024 /* the --with list, in bytes */
 
-static const char usage[] =
-	"Usage: toolcell rootfs build [--name NAME] [--with PKG,...] [--dest DIR]\n"
-	"\n"
-	"Build (or rebuild) a read-only Python rootfs from this host's installed\n"
-	"Debian packages: Debian's python3.11, its standard library and the shared\n"
-	"libraries they need, plus the --with packages, the python3-* packages\n"
-	"they depend on and their libraries. No shell and no other program is\n"
-	"added. The new tree is built beside the old one and switched in with one\n"
-	"rename(2); a running sandbox keeps the tree it started with, which is\n"
-	"removed once no run holds it. Nothing is rebuilt when nothing changed.\n"
-	"\n"
-	"Options:\n"
-	"  --name NAME      the variant a policy names with \"rootfs\": NAME\n"
-	"                   ([a-z0-9][a-z0-9_-]*, at most 32; default: default;\n"
-	"                   workspace adds toolcell-utils)\n"
-	"  --with PKG,...   installed Debian packages to add, e.g.\n"
-	"                   python3-numpy,python3-pandas\n"
-	"  --dest DIR       where the rootfs goes (default: rootfs[-NAME] beside\n"
-	"                   toolcell in a build tree, else\n"
-	"                   " TOOLCELL_STATE_DIR "/rootfs[-NAME])\n"
-	"  -h, --help       this text\n"
-	"\n"
-	"The tree records the Debian package and version of every file it copied\n"
-	"(usr/lib/toolcell/packages.txt, and an SPDX 2.3 SBOM in sbom.spdx.json);\n"
-	"'toolcell check' warns when the host has changed one of them since.\n"
-	"Exit status: the builder's (0 built or up to date, 1 refused), 125 for a\n"
-	"bad command line or a builder that cannot be started.\n";
+enum {
+	OPT_NAME,
+	OPT_WITH,
+	OPT_DEST
+};
+
+const struct tc_rootfs_build_opt tc_rootfs_build_opts[] = {
+	[OPT_NAME] = { "--name", "NAME",
+		       "the variant a policy names with \"rootfs\": NAME\n"
+		       "([a-z0-9][a-z0-9_-]*, at most 32; default: default;\n"
+		       "workspace adds toolcell-utils)" },
+	[OPT_WITH] = { "--with", "PKG,...",
+		       "installed Debian packages to add, e.g.\n"
+		       "python3-numpy,python3-pandas" },
+	[OPT_DEST] = { "--dest", "DIR",
+		       "where the rootfs goes (default: rootfs[-NAME] beside\n"
+		       "toolcell in a build tree, else\n" TOOLCELL_STATE_DIR "/rootfs[-NAME])" },
+};
+const size_t tc_rootfs_build_n_opts =
+	sizeof(tc_rootfs_build_opts) / sizeof(tc_rootfs_build_opts[0]);
+
+static void usage(void)
+{
+	fputs("Usage: toolcell rootfs build [--name NAME] [--with PKG,...] [--dest DIR]\n"
+	      "\n"
+	      "Build (or rebuild) a read-only Python rootfs from this host's installed\n"
+	      "Debian packages: Debian's python3.11, its standard library and the shared\n"
+	      "libraries they need, plus the --with packages, the python3-* packages\n"
+	      "they depend on and their libraries. No shell and no other program is\n"
+	      "added. The new tree is built beside the old one and switched in with one\n"
+	      "rename(2); a running sandbox keeps the tree it started with, which is\n"
+	      "removed once no run holds it. Nothing is rebuilt when nothing changed.\n"
+	      "\n"
+	      "Options:\n",
+	      stdout);
+	for (size_t i = 0; i < tc_rootfs_build_n_opts; i++) {
+		const struct tc_rootfs_build_opt *o = &tc_rootfs_build_opts[i];
+		char head[40];
+
+		snprintf(head, sizeof(head), "%s %s", o->name, o->metavar);
+		/* the description's lines, the first beside the option */
+		printf("  %-16s ", head);
+		for (const char *d = o->desc; *d; d++) {
+			putchar(*d);
+			if (*d == '\n')
+				fputs("                   ", stdout);
+		}
+		putchar('\n');
+	}
+	fputs("  -h, --help       this text\n"
+	      "\n"
+	      "The tree records the Debian package and version of every file it copied\n"
+	      "(usr/lib/toolcell/packages.txt, and an SPDX 2.3 SBOM in sbom.spdx.json);\n"
+	      "'toolcell check' warns when the host has changed one of them since.\n"
+	      "Exit status: the builder's (0 built or up to date, 1 refused), 125 for a\n"
+	      "bad command line or a builder that cannot be started.\n",
+	      stdout);
+}
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bad(const char *fmt, ...)
@@ -104,7 +135,7 @@ int tc_rootfs_build_main(int argc, char **argv, const char *exe_dir)
 	bool in_build_tree, deflt = !strcmp(name, "default");
 
 	if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-		fputs(usage, stdout);
+		usage();
 		return 0;
 	}
 	if (argc < 3)
@@ -115,14 +146,16 @@ int tc_rootfs_build_main(int argc, char **argv, const char *exe_dir)
 		bool missing = false;
 
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
+			usage();
 			return 0;
 		}
-		if ((v = value_of(argc, argv, &i, "--name", &missing)))
+		if ((v = value_of(argc, argv, &i, tc_rootfs_build_opts[OPT_NAME].name, &missing)))
 			name = v;
-		else if ((v = value_of(argc, argv, &i, "--with", &missing)))
+		else if ((v = value_of(argc, argv, &i, tc_rootfs_build_opts[OPT_WITH].name,
+				       &missing)))
 			with = v;
-		else if ((v = value_of(argc, argv, &i, "--dest", &missing)))
+		else if ((v = value_of(argc, argv, &i, tc_rootfs_build_opts[OPT_DEST].name,
+				       &missing)))
 			dest = v;
 		else if (missing)
 			return bad("%s: expected a value", argv[i]);

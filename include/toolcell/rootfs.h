@@ -66,4 +66,16 @@ int tc_rootfs_report_stale(FILE *out, const char *dir, const char *name);
  * did not exec: 0 after --help, 125 for a bad command line. */
 int tc_rootfs_build_main(int argc, char **argv, const char *exe_dir);
 
+/* The options of 'toolcell rootfs build', one row each: its parser and
+ * --help, and toolcell(1) and the bash completion (tools/docgen.c) read
+ * this table, so they cannot drift. desc: '\n'-separated lines. */
+struct tc_rootfs_build_opt {
+	const char *name;
+	const char *metavar;
+	const char *desc;
+};
+
+extern const struct tc_rootfs_build_opt tc_rootfs_build_opts[];
+extern const size_t tc_rootfs_build_n_opts;
+
 #endif

@@ -73,9 +73,26 @@ complete_words() {
 	done
 }
 
+@test "'rootfs build': toolcell.1 and the completion name exactly the options its --help names" {
+	"$TOOLCELL" rootfs build --help | sed -nE 's/^  (-h, )?(--[a-z][-a-z]*).*/\2/p' | sort -u >"$TC_TMP/help"
+	[ "$(wc -l <"$TC_TMP/help")" -eq 4 ]
+	# the man page: the entries under "rootfs build", and --help
+	MANWIDTH=200 man -l "$MAN1" >"$TC_TMP/man.txt"
+	{
+		sed -n '/^       rootfs build$/,/^       version$/p' "$TC_TMP/man.txt" |
+			sed -nE 's/^              (--[a-z][-a-z]*) .*/\1/p'
+		echo --help
+	} | sort -u >"$TC_TMP/man"
+	diff "$TC_TMP/help" "$TC_TMP/man"
+	run -0 complete_words toolcell rootfs ""
+	[ "$output" = build ]
+	complete_words toolcell rootfs build -- | sort -u >"$TC_TMP/comp"
+	diff "$TC_TMP/help" "$TC_TMP/comp"
+}
+
 @test "the bash completion: commands, 'policy check', values of options, none after PROGRAM" {
 	run -0 complete_words toolcell ""
-	[ "$output" = "$(printf '%s\n' run python call session check policy version help --help --version)" ]
+	[ "$output" = "$(printf '%s\n' run python call session check policy rootfs version help --help --version)" ]
 	run -0 complete_words toolcell policy c
 	[ "$output" = check ]
 	run -0 complete_words toolcell help pyt
