@@ -27,6 +27,7 @@ contents() {
 @test "toolcell's package holds exactly the binary, helpers, rootfs builder, policies, units, docs and completion, and no rootfs" {
 	contents "$DEB" >"$SCRATCH/got"
 	cat >"$SCRATCH/want" <<-'LIST'
+		etc/toolcell/toolcell.conf
 		lib/systemd/system/toolcell-cgroup.service
 		lib/systemd/system/toolcell.slice
 		usr/bin/toolcell
@@ -58,6 +59,19 @@ contents() {
 	done >>"$SCRATCH/want"
 	sort -o "$SCRATCH/want" "$SCRATCH/want"
 	diff "$SCRATCH/want" "$SCRATCH/got"
+}
+
+@test "/etc/toolcell/toolcell.conf is a conffile, root's, mode 644, every key commented out" {
+	dpkg-deb --ctrl-tarfile "$DEB" | tar -xO ./conffiles >"$SCRATCH/conffiles"
+	[ "$(cat "$SCRATCH/conffiles")" = /etc/toolcell/toolcell.conf ]
+	dpkg-deb -c "$DEB" | grep -E ' \./etc/toolcell/toolcell\.conf$' >"$SCRATCH/entry"
+	[[ "$(cat "$SCRATCH/entry")" == "-rw-r--r-- root/root "* ]]
+	dpkg-deb --fsys-tarfile "$DEB" | tar -xO ./etc/toolcell/toolcell.conf >"$SCRATCH/conf"
+	# nothing set: every line a comment or empty, and each key shown once
+	[ -z "$(grep -Ev '^(#.*)?$' "$SCRATCH/conf")" ]
+	for k in policy rootfs audit audit_socket; do
+		[ "$(grep -c "^#$k = " "$SCRATCH/conf")" -eq 1 ]
+	done
 }
 
 @test "python3-toolcell holds exactly the client module and the ERA and ThreeGate front ends" {
