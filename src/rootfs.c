@@ -34,6 +34,7 @@
 
 /* What a tree's top may hold: the two trees the launcher binds and the
  * merged-/usr links the builder adds for `chroot` */
+/* usr and etc first: check_top requires them to be folders */
 static const char *const top_entries[] = { "usr", "etc", "bin", "lib", "lib64", "sbin" };
 
 bool tc_rootfs_name_valid(const char *name)
@@ -107,6 +108,18 @@ static int check_top(int dirfd, const char *dir, struct tc_error *err)
 				dir, de->d_name);
 	}
 	closedir(d);
+	/* usr and etc are bound into the sandbox as they are: real folders,
+	 * never links (a link to / or /proc would bind the host's) */
+	for (size_t i = 0; r == 0 && i < 2; i++) {
+		struct stat st;
+
+		if (fstatat(dirfd, top_entries[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode))
+			r = tc_error_set(err, STAGE, EPERM,
+					 "%s is not a rootfs made by toolcell's builder: its %s is "
+					 "not a folder; build one with 'toolcell rootfs build'",
+					 dir, top_entries[i]);
+	}
 	return r;
 }
 

@@ -59,8 +59,9 @@ static int remove_tree(int hd, const char *name, uint64_t *budget)
 		struct dirent *e;
 		DIR *d;
 
-		if ((*budget)-- == 0)
+		if (*budget == 0)
 			return -E2BIG;
+		(*budget)--;
 		if (slash) {
 			*slash = '\0';
 			dfd = open_beneath(hd, path, O_RDONLY | O_DIRECTORY);
@@ -197,8 +198,14 @@ static int apply_dir(int hd, const char *name, mode_t mode, uint64_t *budget)
 	}
 	if (mkdirat(hd, name, 0700) < 0)
 		return -errno;
-	/* mkdir honours the umask: the mode the tool gave, less set-id bits */
-	return fchmodat(hd, name, mode & 0777, 0) < 0 ? -errno : 0;
+	/* mkdir honours the umask: the mode the tool gave, less set-id bits,
+	 * through a descriptor (someone else who can write the host folder
+	 * may have swapped the new folder for a link meanwhile) */
+	_cleanup_close_ int fd = open_beneath(hd, name, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0)
+		return -errno;
+	return fchmod(fd, mode & 0777) < 0 ? -errno : 0;
 }
 
 struct walk {

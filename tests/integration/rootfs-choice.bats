@@ -66,7 +66,7 @@ policy_allowing() {
 	[ "$(cat "$TC_TMP/stderr")" = "toolcell: --rootfs: expected a variant name ([a-z0-9][a-z0-9_-]*, at most 32) or a path with a '/', got 'Bad.Name'" ]
 }
 
-@test "a handmade tree is refused even where allowed: no manifest, a changed manifest, extra top-level entries" {
+@test "a handmade tree is refused even where allowed: no manifest, a changed manifest, extra top-level entries, a linked etc" {
 	local fake="$TC_TMP/fake" copy="$TC_TMP/copy"
 	mkdir -p "$fake/usr/bin" "$fake/etc"
 	cp /usr/bin/python3.11 "$fake/usr/bin/python3"
@@ -92,6 +92,16 @@ policy_allowing() {
 	[ "$status" -eq 125 ]
 	[ "$(cat "$TC_TMP/stderr")" = "toolcell: refusing the rootfs $copy: it is not owned by root (or you) or others can write to it" ]
 	chmod 755 "$copy"
+	# its etc a link to a host folder (bound as it is, it would show the
+	# host's): refused, as a link for usr would be
+	mv "$copy/etc" "$copy/etc.real"
+	ln -s /proc "$copy/etc"
+	mv "$copy/etc.real" "$TC_TMP/etc.real"
+	capture "$TOOLCELL" run --policy "$TC_TMP/allow.json" --rootfs "$copy" -- /usr/bin/python3 -c pass
+	[ "$status" -eq 125 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: $copy is not a rootfs made by toolcell's builder: its etc is not a folder; build one with 'toolcell rootfs build'" ]
+	rm "$copy/etc"
+	mv "$TC_TMP/etc.real" "$copy/etc"
 	capture "$TOOLCELL" run --policy "$TC_TMP/allow.json" --rootfs "$copy" -- /usr/bin/python3 -c 'print("copy ok")'
 	[ "$status" -eq 0 ]
 	[ "$(cat "$TC_TMP/stdout")" = "copy ok" ]
