@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "toolcell/audit.h"
+#include "audit.h"
 #include "toolcell/record.h"
-#include "toolcell/util.h"
+#include "util.h"
 
 #define STAGE "audit"
 

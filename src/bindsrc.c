@@ -15,8 +15,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "toolcell/bindsrc.h"
-#include "toolcell/util.h"
+#include "bindsrc.h"
+#include "util.h"
 
 static int open_nofollow(int dirfd, const char *path, int flags, unsigned long long resolve)
 {

@@ -7,8 +7,8 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
-#include "toolcell/caps.h"
-#include "toolcell/util.h"
+#include "caps.h"
+#include "util.h"
 
 static int last_cap(void)
 {

@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "toolcell/cgroup.h"
-#include "toolcell/util.h"
+#include "cgroup.h"
+#include "util.h"
 
 #define STAGE	      "cgroup"
 #define LEAF_PREFIX   "toolcell-run-"

@@ -17,11 +17,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "toolcell/caps.h"
-#include "toolcell/child.h"
-#include "toolcell/net.h"
+#include "caps.h"
+#include "child.h"
+#include "net.h"
 #include "toolcell/sandbox.h"
-#include "toolcell/util.h"
+#include "util.h"
 
 int tc_msg_send(int sock, const struct tc_msg *m, int fd)
 {

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "toolcell/cli.h"
-#include "toolcell/policy.h"
+#include "cli.h"
+#include "policy.h"
 
 /* Options that are not limits; limits come from tc_limit_info[]. */
 enum cli_opt_id {

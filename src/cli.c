@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "toolcell/cli.h"
-#include "toolcell/util.h"
+#include "cli.h"
+#include "util.h"
 
 #include "cli-internal.h"
 

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "toolcell/conf.h"
-#include "toolcell/rootfs.h"
-#include "toolcell/util.h"
+#include "conf.h"
+#include "rootfs.h"
+#include "util.h"
 
 #define STAGE "config"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "toolcell/config.h"
-#include "toolcell/util.h"
+#include "util.h"
 
 #define KIB (UINT64_C(1) << 10)
 #define MIB (UINT64_C(1) << 20)

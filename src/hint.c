@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "toolcell/hint.h"
+#include "hint.h"
 
 unsigned tc_hint_proc_overmounts(const char *mountinfo, char *example, size_t size)
 {

@@ -11,9 +11,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "toolcell/cgroup.h"
-#include "toolcell/host.h"
-#include "toolcell/util.h"
+#include "cgroup.h"
+#include "host.h"
+#include "util.h"
 
 int tc_host_landlock_abi(void)
 {

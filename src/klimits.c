@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "toolcell/klimits.h"
-#include "toolcell/util.h"
+#include "klimits.h"
+#include "util.h"
 
 #define TC_PAGE 4096
 

@@ -9,9 +9,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "toolcell/host.h"
-#include "toolcell/landlock.h"
-#include "toolcell/util.h"
+#include "host.h"
+#include "landlock.h"
+#include "util.h"
 
 #define TC_LL_TRUNCATE	     (1ULL << 14) /* ABI 3 */
 #define TC_LL_SCOPE_ABSTRACT (1ULL << 0)  /* ABI 6 */

@@ -13,19 +13,19 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "toolcell/audit.h"
-#include "toolcell/cgroup.h"
-#include "toolcell/cli.h"
-#include "toolcell/host.h"
-#include "toolcell/policy.h"
-#include "toolcell/protocol.h"
+#include "audit.h"
+#include "cgroup.h"
+#include "cli.h"
+#include "host.h"
+#include "policy.h"
+#include "protocol.h"
 #include "toolcell/record.h"
-#include "toolcell/rootfs.h"
+#include "rootfs.h"
 #include "toolcell/sandbox.h"
-#include "toolcell/session.h"
-#include "toolcell/site.h"
-#include "toolcell/sha256.h"
-#include "toolcell/util.h"
+#include "session.h"
+#include "site.h"
+#include "sha256.h"
+#include "util.h"
 
 #define EXIT_TIMEOUT	   124
 #define EXIT_TOOLCELL	   125

@@ -13,10 +13,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "toolcell/bindsrc.h"
-#include "toolcell/child.h"
-#include "toolcell/mount.h"
-#include "toolcell/util.h"
+#include "bindsrc.h"
+#include "child.h"
+#include "mount.h"
+#include "util.h"
 
 /* The rootfs tree that PYTHONPYCACHEPREFIX=/tmp/pycache resolves into (see
  * rootfs/build-rootfs): hard links to the precompiled standard library. */

@@ -13,9 +13,9 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 
-#include "toolcell/child.h"
-#include "toolcell/net.h"
-#include "toolcell/util.h"
+#include "child.h"
+#include "net.h"
+#include "util.h"
 
 static int lo_up(struct tc_error *err)
 {

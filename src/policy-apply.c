@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "policy-internal.h"
-#include "toolcell/policy.h"
-#include "toolcell/util.h"
+#include "policy.h"
+#include "util.h"
 
 static int apply_limits(const struct tc_policy *p, const struct tc_overrides *o, const char *origin,
 			struct tc_config *ret, struct tc_error *err)

@@ -10,7 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "toolcell/error.h"
-#include "toolcell/policy.h"
+#include "policy.h"
 
 #define STAGE		 "policy"
 #define DEFAULT_HOSTNAME "toolcell"

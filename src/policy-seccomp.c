@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "policy-internal.h"
-#include "toolcell/seccomp.h"
-#include "toolcell/util.h"
+#include "seccomp.h"
+#include "util.h"
 
 #define NAMES_MAX    512 /* entries in one of the section's arrays */
 #define NAME_MAX_LEN 63

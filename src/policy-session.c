@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "policy-internal.h"
-#include "toolcell/util.h"
+#include "util.h"
 
 #define IMPORTS_MAX 256 /* modules in allowed_imports, aliases in default_imports */
 #define MODULE_MAX  128 /* characters of one dotted module name */

@@ -13,9 +13,9 @@
 #include <cjson/cJSON.h>
 
 #include "policy-internal.h"
-#include "toolcell/policy.h"
-#include "toolcell/sha256.h"
-#include "toolcell/util.h"
+#include "policy.h"
+#include "sha256.h"
+#include "util.h"
 
 #define HOSTNAME_MAX 63
 /* 0x70000000: far above the ranges /etc/subuid usually hands out */

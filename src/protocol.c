@@ -18,8 +18,8 @@
 #include <cjson/cJSON.h>
 
 #include "toolcell/config.h"
-#include "toolcell/protocol.h"
-#include "toolcell/util.h"
+#include "protocol.h"
+#include "util.h"
 
 #define RESPONSE_TYPE_MAX    128  /* bytes of the tool's error.type we keep */
 #define RESPONSE_MESSAGE_MAX 4096 /* bytes of the tool's error.message we keep */

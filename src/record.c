@@ -12,10 +12,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "toolcell/protocol.h"
-#include "toolcell/audit.h"
+#include "protocol.h"
+#include "audit.h"
 #include "toolcell/record.h"
-#include "toolcell/util.h"
+#include "util.h"
 
 #ifndef TOOLCELL_VERSION
 #define TOOLCELL_VERSION "0.0.0"

@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include "toolcell/relay.h"
-#include "toolcell/util.h"
+#include "relay.h"
+#include "util.h"
 
 int tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint64_t cap)
 {

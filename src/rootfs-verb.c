@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "toolcell/rootfs.h"
+#include "rootfs.h"
 
 #define WITH_MAX 1024 /* the --with list, in bytes */
 

@@ -20,11 +20,11 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
-#include "toolcell/policy.h"
+#include "policy.h"
 #include "toolcell/record.h"
-#include "toolcell/rootfs.h"
-#include "toolcell/sha256.h"
-#include "toolcell/util.h"
+#include "rootfs.h"
+#include "sha256.h"
+#include "util.h"
 
 #define STAGE		  "rootfs"
 #define HOLD_TRIES	  8	     /* a rebuild swapped the tree away meanwhile: look again */

@@ -17,8 +17,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "toolcell/seccomp.h"
-#include "toolcell/util.h"
+#include "seccomp.h"
+#include "util.h"
 
 /* What CPython, its standard library and glibc use, and nothing that
  * reaches beyond the sandbox. Calls with argument rules are listed apart. */

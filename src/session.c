@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "toolcell/protocol.h"
+#include "protocol.h"
 #include "toolcell/record.h"
 #include "toolcell/sandbox.h"
-#include "toolcell/session.h"
-#include "toolcell/util.h"
+#include "session.h"
+#include "util.h"
 
 #define SESSION_LIFETIME_MS (86400ull * 1000) /* the sandbox's own wall clock: 24 h */
 #define STOP_GRACE_MS	    2000	      /* for the runner to end the sandbox */

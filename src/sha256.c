@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "toolcell/sha256.h"
+#include "sha256.h"
 
 /* FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the cube
  * roots of the first 64 primes. */

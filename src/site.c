@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "toolcell/site.h"
-#include "toolcell/util.h"
+#include "site.h"
+#include "util.h"
 
 #define STAGE "config"
 

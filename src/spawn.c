@@ -20,19 +20,19 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "toolcell/child.h"
-#include "toolcell/cgroup.h"
-#include "toolcell/host.h"
-#include "toolcell/klimits.h"
-#include "toolcell/landlock.h"
-#include "toolcell/mount.h"
-#include "toolcell/net.h"
+#include "child.h"
+#include "cgroup.h"
+#include "host.h"
+#include "klimits.h"
+#include "landlock.h"
+#include "mount.h"
+#include "net.h"
 #include "toolcell/sandbox.h"
-#include "toolcell/seccomp.h"
-#include "toolcell/supervise.h"
-#include "toolcell/userns.h"
-#include "toolcell/util.h"
-#include "toolcell/workspace.h"
+#include "seccomp.h"
+#include "supervise.h"
+#include "userns.h"
+#include "util.h"
+#include "workspace.h"
 
 #define TC_SAMPLE_MS 10 /* between samples of the sandbox's memory and tasks */
 

@@ -13,9 +13,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "toolcell/child.h"
-#include "toolcell/supervise.h"
-#include "toolcell/util.h"
+#include "child.h"
+#include "supervise.h"
+#include "util.h"
 
 #define TC_FLUSH_GRACE_MS 2000 /* after the end, how long output may take to drain */
 #define TC_WALK_MAX	  8192 /* processes a sample follows at most */

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "toolcell/sandbox.h"
-#include "toolcell/userns.h"
-#include "toolcell/util.h"
+#include "userns.h"
+#include "util.h"
 
 #define TC_POOL_DIR  "/run/toolcell"
 #define TC_POOL_LOCK TC_POOL_DIR "/uidpool.lock"

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "toolcell/util.h"
+#include "util.h"
 
 int tc_write_all(int fd, const void *buf, size_t len)
 {

@@ -17,9 +17,9 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "toolcell/bindsrc.h"
-#include "toolcell/util.h"
-#include "toolcell/workspace.h"
+#include "bindsrc.h"
+#include "util.h"
+#include "workspace.h"
 
 /* How many host entries one apply may remove (a deleted folder's contents);
  * the layer itself is bounded by its inode limit. */

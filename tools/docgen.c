@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "toolcell/rootfs.h"
-#include "toolcell/util.h"
+#include "rootfs.h"
+#include "util.h"
 
 #include "../src/cli-internal.h"
 

@@ -10,7 +10,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "toolcell/seccomp.h"
+#define TC_SYSCALL_MAX 1024 /* syscall numbers the sets cover */
+
+/* What a policy's "seccomp" section resolves to: bit sets of syscall
+ * numbers. A call in allow is allowed (with toolcell's argument rules for
+ * the calls that have them); a call in kill, or any other call when
+ * kill_others, ends the tool; any other answers ENOSYS and is counted. */
+struct tc_syscall_policy {
+	uint64_t allow[TC_SYSCALL_MAX / 64];
+	uint64_t kill[TC_SYSCALL_MAX / 64];
+	bool kill_others;
+};
 
 /* Named limits on untrusted input and on the command line. */
 #define TC_MAX_BINDS	   32	      /* --ro-bind + --bind + policy binds, together */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "toolcell/conf.h"
+#include "conf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

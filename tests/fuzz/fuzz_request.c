@@ -13,8 +13,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "toolcell/protocol.h"
-#include "toolcell/session.h"
+#include "protocol.h"
+#include "session.h"
 
 #define FUZZ_MAX_BYTES 65536
 

@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "toolcell/protocol.h"
+#include "protocol.h"
 #include "toolcell/record.h"
 
 #define FUZZ_MAX_BYTES 65536

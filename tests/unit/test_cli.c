@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "toolcell/cli.h"
-#include "toolcell/policy.h"
-#include "toolcell/util.h"
+#include "cli.h"
+#include "policy.h"
+#include "util.h"
 
 /* A NULL-terminated argv starting with "toolcell", and its argc. */
 #define ARGV(...)	     ((char *[]){ "toolcell", __VA_ARGS__, NULL })

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "toolcell/conf.h"
+#include "conf.h"
 
 static int parse(const char *text, struct tc_conf *c, struct tc_error *e)
 {

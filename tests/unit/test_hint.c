@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "toolcell/hint.h"
+#include "hint.h"
 
 /* A Docker container's /proc: masked files, read-only folders. */
 static const char docker_mounts[] =

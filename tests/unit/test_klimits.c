@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "toolcell/klimits.h"
+#include "klimits.h"
 
 static const char *value(const struct tc_klimits *k, const char *path)
 {

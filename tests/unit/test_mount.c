@@ -16,8 +16,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "toolcell/bindsrc.h"
-#include "toolcell/mount.h"
+#include "bindsrc.h"
+#include "mount.h"
 
 static struct tc_config base_config(void)
 {

@@ -17,9 +17,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "toolcell/policy.h"
-#include "toolcell/sha256.h"
-#include "toolcell/util.h"
+#include "policy.h"
+#include "seccomp.h"
+#include "sha256.h"
+#include "util.h"
 
 #define ORIGIN "policies/x.json"
 #define MIB    (UINT64_C(1) << 20)

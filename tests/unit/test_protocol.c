@@ -15,9 +15,9 @@
 
 #include <cjson/cJSON.h>
 
-#include "toolcell/protocol.h"
+#include "protocol.h"
 #include "toolcell/record.h"
-#include "toolcell/util.h"
+#include "util.h"
 
 #define MIB (1024 * 1024)
 

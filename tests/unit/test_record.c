@@ -17,10 +17,10 @@
 
 #include <cjson/cJSON.h>
 
-#include "toolcell/protocol.h"
-#include "toolcell/audit.h"
+#include "protocol.h"
+#include "audit.h"
 #include "toolcell/record.h"
-#include "toolcell/util.h"
+#include "util.h"
 
 /* DESIGN §3's required keys, plus the ones the record adds. */
 static const char *const record_keys[] = {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "toolcell/relay.h"
+#include "relay.h"
 
 static struct tc_stream s; /* 64 KiB buffer: not on the stack */
 

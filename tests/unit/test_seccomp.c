@@ -11,7 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "toolcell/seccomp.h"
+#include "seccomp.h"
 
 static void test_compile(void **state)
 {

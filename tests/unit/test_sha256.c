@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "toolcell/record.h"
-#include "toolcell/sha256.h"
-#include "toolcell/util.h"
+#include "sha256.h"
+#include "util.h"
 
 static void assert_digest(const unsigned char d[32], const char *hex)
 {

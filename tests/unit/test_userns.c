@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "toolcell/userns.h"
+#include "userns.h"
 
 static void test_pool_maps(void **state)
 {

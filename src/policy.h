@@ -9,7 +9,7 @@
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
-#include "toolcell/rootfs.h"
+#include "rootfs.h"
 
 struct tc_policy {
 	char *origin;			   /* file path, for messages and the record */

@@ -16,20 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "toolcell/config.h"
 #include "toolcell/error.h"
 
-#define TC_SYSCALL_MAX 1024 /* syscall numbers the sets cover */
-#define TC_FILTER_MAX  4096 /* instructions of a filter the child accepts */
-
-/* What a policy's "seccomp" section resolves to: bit sets of syscall
- * numbers. A call in allow is allowed (with toolcell's argument rules for
- * the calls that have them); a call in kill, or any other call when
- * kill_others, ends the tool; any other answers ENOSYS and is counted. */
-struct tc_syscall_policy {
-	uint64_t allow[TC_SYSCALL_MAX / 64];
-	uint64_t kill[TC_SYSCALL_MAX / 64];
-	bool kill_others;
-};
+#define TC_FILTER_MAX 4096 /* instructions of a filter the child accepts */
 
 struct tc_seccomp {
 	struct sock_filter *prog;	    /* the exported program; owned */

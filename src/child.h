@@ -12,10 +12,10 @@
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
-#include "toolcell/landlock.h"
-#include "toolcell/mount.h"
-#include "toolcell/seccomp.h"
-#include "toolcell/userns.h"
+#include "landlock.h"
+#include "mount.h"
+#include "seccomp.h"
+#include "userns.h"
 
 /* Typed, fixed-size messages on the SOCK_SEQPACKET sync socket. */
 enum tc_msg_type {

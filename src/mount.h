@@ -12,7 +12,7 @@
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
-#include "toolcell/klimits.h"
+#include "klimits.h"
 
 /* Where the child builds the new root, inside its private mount namespace. */
 #define TC_STAGING "/tmp"

@@ -13,10 +13,10 @@
 #include <sys/types.h>
 
 #include "toolcell/error.h"
-#include "toolcell/cgroup.h"
-#include "toolcell/child.h"
-#include "toolcell/relay.h"
-#include "toolcell/seccomp.h"
+#include "cgroup.h"
+#include "child.h"
+#include "relay.h"
+#include "seccomp.h"
 
 /* Why toolcell ended the sandbox itself. The order of the values is the
  * tie order of DESIGN §3 (syscall_denied first). */

@@ -14,19 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* What the apply did, for the record. */
-struct tc_workspace_stats {
-	bool present;		 /* the run had a workspace */
-	bool applied;		 /* its changes were applied (else not_applied says why) */
-	const char *not_applied; /* static text, or NULL */
-	uint64_t files, dirs, deleted, bytes;			/* applied */
-	uint64_t symlinks, fifos, sockets, devices, hard_links; /* dropped */
-	uint64_t setid_stripped;	 /* files and folders whose set-id bits were dropped */
-	uint64_t errors;		 /* entries that could not be applied */
-	char first_error[256];		 /* the first of them, or "" */
-	uint64_t used_bytes, used_files; /* of the layer, when the tool ended */
-	bool full;			 /* the layer had no room left (the tool met ENOSPC) */
-};
+#include "toolcell/record.h"
 
 /* The prefix of the temporary names files are written under before the
  * rename (a kill mid-apply may leave one; the next apply removes it). */

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "toolcell/hint.h"
+#include "hint.h"
 
 /* Gather the facts a set-up failure's hint needs (hint.h): the AppArmor
  * user namespace sysctl, whether we run as root, and what is mounted over

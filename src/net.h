@@ -12,7 +12,7 @@
 #include <sys/types.h>
 
 #include "toolcell/error.h"
-#include "toolcell/klimits.h"
+#include "klimits.h"
 
 /* Parent, after clone: start the helper for the sandbox whose init is pid.
  * It sends TC_MSG_NET_FD (the namespace's fd) or TC_MSG_ERROR to the child

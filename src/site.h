@@ -8,7 +8,7 @@
 
 #include <limits.h>
 
-#include "toolcell/conf.h"
+#include "conf.h"
 #include "toolcell/error.h"
 
 struct tc_site {
