@@ -1,6 +1,6 @@
 /* One sandboxed run, end to end: the parent prepares everything, clones the
  * sandbox, supervises it and fills struct tc_outcome. This is the launcher's
- * public entry point; spawn.c implements it on top of the per-concept
+ * public entry point; sandbox.c implements it on top of the per-concept
  * modules (userns, mount, net, caps, child, relay, supervise). */
 #ifndef TOOLCELL_SANDBOX_H
 #define TOOLCELL_SANDBOX_H
