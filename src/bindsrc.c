@@ -175,20 +175,26 @@ static bool at_or_under(const char *p, const char *dir, bool *ret_under)
 	return true;
 }
 
-int tc_bindsrc_check_mounts(const char *path, bool is_dir, struct tc_error *err)
+int tc_bindsrc_read_mountinfo(char **ret_text, struct tc_error *err)
 {
-	_cleanup_free_ char *text = NULL;
 	_cleanup_close_ int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	char point[PATH_MAX], fstype[64], owner_fs[64] = "";
-	size_t owner_len = 0;
 	int r;
 
 	if (fd < 0)
 		return tc_error_errno(err, "mount", errno, "cannot read /proc/self/mountinfo");
-	r = tc_read_fd(fd, TC_MOUNTINFO_MAX, &text, NULL);
+	r = tc_read_fd(fd, TC_MOUNTINFO_MAX, ret_text, NULL);
 	if (r < 0)
 		return tc_error_errno(err, "mount", -r, "cannot read /proc/self/mountinfo");
-	for (const char *line = text; line && *line;
+	return 0;
+}
+
+int tc_bindsrc_check_mounts(const char *mountinfo, const char *path, bool is_dir,
+			    struct tc_error *err)
+{
+	char point[PATH_MAX], fstype[64], owner_fs[64] = "";
+	size_t owner_len = 0;
+
+	for (const char *line = mountinfo; line && *line;
 	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		bool under = false;
 

@@ -27,9 +27,15 @@
  * On failure err names the path component that stops the caller. */
 int tc_bindsrc_open(const char *path, int *ret_fd, struct stat *ret_st, struct tc_error *err);
 
+/* The text of /proc/self/mountinfo (at most TC_MOUNTINFO_MAX), read once
+ * for all of a run's sources; free it. */
+int tc_bindsrc_read_mountinfo(char **ret_text, struct tc_error *err);
+
 /* Refuse a source that is, or holds, a mount point of another file system
- * (binds carry no submounts; a proc or sysfs inside would show the host). */
-int tc_bindsrc_check_mounts(const char *path, bool is_dir, struct tc_error *err);
+ * (binds carry no submounts; a proc or sysfs inside would show the host),
+ * by the mount table `mountinfo` (tc_bindsrc_read_mountinfo). */
+int tc_bindsrc_check_mounts(const char *mountinfo, const char *path, bool is_dir,
+			    struct tc_error *err);
 
 /* Pure: the mount point (field 5) and file system type of one
  * /proc/self/mountinfo line, octal escapes decoded. false on a bad line. */

@@ -534,7 +534,7 @@ static int check_trusted(struct tc_mount_op *op, struct tc_error *err)
 /* One source the caller named: opened here as the caller, checked, and
  * (where the caller may) copied into a detached mount for the child. */
 static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bool need_detach,
-			  struct tc_error *err)
+			  const char *mountinfo, struct tc_error *err)
 {
 	struct tc_mount_op *op = &plan->ops[i];
 	_cleanup_close_ int fd = -1;
@@ -552,7 +552,7 @@ static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bo
 		r = tc_bindsrc_check_shared(
 			op->source, &st, op->need_dir ? "the workspace" : "a writable bind", err);
 	if (r >= 0)
-		r = tc_bindsrc_check_mounts(op->source, is_dir, err);
+		r = tc_bindsrc_check_mounts(mountinfo, op->source, is_dir, err);
 	if (r >= 0 && is_dir)
 		r = tc_bindsrc_check_sockets(fd, op->source, err);
 	if (r < 0)
@@ -575,16 +575,36 @@ static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bo
 	return r;
 }
 
+static bool is_callers_bind(const struct tc_mount_op *op)
+{
+	return op->step == TC_MS_BIND && !op->trusted;
+}
+
+bool tc_mount_plan_idmaps(const struct tc_mount_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (is_callers_bind(&plan->ops[i]) && (!plan->ops[i].writable || plan->ops[i].overlay))
+			return true;
+	return false;
+}
+
 int tc_mount_prepare(struct tc_mount_plan *plan, int idmap_fd, bool need_detach,
 		     struct tc_error *err)
 {
+	_cleanup_free_ char *mountinfo = NULL;
+
 	for (size_t i = 0; i < plan->n; i++) {
-		int r;
+		int r = 0;
 
 		if (plan->ops[i].step != TC_MS_BIND)
 			continue;
-		r = plan->ops[i].trusted ? check_trusted(&plan->ops[i], err)
-					 : prepare_source(plan, i, idmap_fd, need_detach, err);
+		/* one read of the mount table for all the caller's sources */
+		if (is_callers_bind(&plan->ops[i]) && !mountinfo)
+			r = tc_bindsrc_read_mountinfo(&mountinfo, err);
+		if (r >= 0)
+			r = plan->ops[i].trusted
+				    ? check_trusted(&plan->ops[i], err)
+				    : prepare_source(plan, i, idmap_fd, need_detach, mountinfo, err);
 		if (r < 0)
 			return r;
 	}

@@ -80,6 +80,10 @@ int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra
 			const bool *extra_is_dir, const char *cwd, struct tc_mount_plan *ret,
 			struct tc_error *err);
 
+/* Parent: true when the plan binds a source of the caller's read-only (a
+ * read-only bind, the workspace's lower layer), which as root is idmapped. */
+bool tc_mount_plan_idmaps(const struct tc_mount_plan *plan);
+
 /* Parent, before clone: open every bind source the caller named with the
  * caller's own rights (a directory or regular file; no symlink anywhere in
  * the path; nothing mounted inside it; no socket below it; a writable one

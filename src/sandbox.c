@@ -189,7 +189,7 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 		 * so that it reads what the caller handed it */
 		_cleanup_close_ int idmap = -1;
 
-		if (r->ids.pool)
+		if (r->ids.pool && tc_mount_plan_idmaps(&r->plan))
 			ret = tc_userns_idmap_open(&r->ids, &idmap, err);
 		if (ret >= 0)
 			ret = tc_mount_prepare(&r->plan, idmap, r->ids.pool, err);

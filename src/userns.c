@@ -176,7 +176,7 @@ int tc_userns_enter(const struct tc_ids *ids, struct tc_error *err)
 	return 0;
 }
 
-int tc_userns_idmap_open(const struct tc_ids *ids, int *ret_fd, struct tc_error *err)
+int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err)
 {
 	_cleanup_close_ int fd = -1;
 	int p[2], r = 0;
@@ -219,8 +219,10 @@ int tc_userns_idmap_open(const struct tc_ids *ids, int *ret_fd, struct tc_error 
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		r = fd < 0 ? -errno : 0;
 	}
+	/* EOF ends the helper; it is reaped at release, not waited for here
+	 * (on a busy machine its turn to run may come milliseconds later) */
 	close(p[1]);
-	waitpid(pid, NULL, 0);
+	ids->idmap_helper = pid;
 	if (r < 0)
 		return tc_error_errno(err, "userns", -r,
 				      "cannot map the user namespace for idmapped binds");
@@ -232,4 +234,7 @@ void tc_userns_release(struct tc_ids *ids)
 {
 	tc_closep(&ids->lock_fd);
 	ids->lock_fd = -1;
+	if (ids->idmap_helper > 0)
+		waitpid(ids->idmap_helper, NULL, 0);
+	ids->idmap_helper = 0;
 }

@@ -20,6 +20,7 @@ struct tc_ids {
 	uint32_t root_host;		       /* pool: host id of namespace root (uid and gid) */
 	uint32_t tool_host_uid, tool_host_gid; /* what the tool is on the host */
 	int lock_fd;			       /* pool: holds the slot's lock; -1 otherwise */
+	pid_t idmap_helper;		       /* tc_userns_idmap_open's child, reaped at release */
 	char uid_map[96], gid_map[96];
 };
 
@@ -45,8 +46,9 @@ int tc_userns_enter(const struct tc_ids *ids, struct tc_error *err);
 /* Parent, before clone (pool mode): a user namespace that maps the
  * caller's euid and egid to the tool's host ids and nothing else, for
  * idmapping read-only binds, so the tool reads what the caller handed it.
- * *ret_fd is its /proc/PID/ns/user fd. */
-int tc_userns_idmap_open(const struct tc_ids *ids, int *ret_fd, struct tc_error *err);
+ * *ret_fd is its /proc/PID/ns/user fd. The helper process that made it
+ * exits on its own and is reaped by tc_userns_release. */
+int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err);
 
 void tc_userns_release(struct tc_ids *ids);
 
