@@ -49,6 +49,7 @@ static void note_error(struct tc_workspace_stats *st, const char *rel, const cha
 static int remove_tree(int hd, const char *name, uint64_t *budget)
 {
 	char path[PATH_MAX];
+	int r;
 
 	if (snprintf(path, sizeof(path), "%s", name) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
@@ -86,13 +87,18 @@ static int remove_tree(int hd, const char *name, uint64_t *budget)
 			return -errno;
 		while ((e = readdir(d)) && (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")))
 			;
-		if (e && strlen(path) + 1 + strlen(e->d_name) < sizeof(path)) {
+		/* a path too long to name: refused at once, not tried again
+		 * until the budget runs out */
+		r = !e							   ? -ENOTEMPTY
+		    : strlen(path) + 1 + strlen(e->d_name) >= sizeof(path) ? -ENAMETOOLONG
+									   : 0;
+		if (r == 0) {
 			strcat(path, "/");
 			strcat(path, e->d_name);
 		}
 		closedir(d);
-		if (!e)
-			return -ENOTEMPTY;
+		if (r < 0)
+			return r;
 	}
 }
 
@@ -148,9 +154,19 @@ static int copy_bytes(int from, int to, uint64_t *ret_bytes)
 	}
 }
 
-/* Write the layer's file beside its host name, then rename it into place:
- * a kill mid-apply never leaves half a file under the final name. */
-static int apply_file(int ud, int hd, const char *name, mode_t mode, uint64_t *budget,
+struct walk {
+	char **queue;
+	size_t head, n, cap;
+	uint64_t budget;
+	int root; /* the host folder: every temporary file is written here */
+};
+
+/* Write the layer's file under a temporary name in the host folder's top,
+ * then rename it into place: a kill mid-apply never leaves half a file
+ * under the final name, and what it leaves the next apply finds in the
+ * one place it looks (renameat crosses folders: no level is on another
+ * mount, RESOLVE_NO_XDEV). */
+static int apply_file(struct walk *w, int ud, int hd, const char *name, mode_t mode,
 		      uint64_t *ret_bytes)
 {
 	static unsigned long counter;
@@ -165,7 +181,8 @@ static int apply_file(int ud, int hd, const char *name, mode_t mode, uint64_t *b
 	for (int tries = 0; to < 0 && tries < 100; tries++) {
 		snprintf(tmp, sizeof(tmp), TC_WORKSPACE_TMP_PREFIX "%d.%lu", (int)getpid(),
 			 counter++);
-		to = openat(hd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		to = openat(w->root, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
 		if (to < 0 && errno != EEXIST)
 			return -errno;
 	}
@@ -176,11 +193,11 @@ static int apply_file(int ud, int hd, const char *name, mode_t mode, uint64_t *b
 		r = -errno;
 	/* a folder where the file goes: the tool replaced it */
 	if (r >= 0 && fstatat(hd, name, &hs, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(hs.st_mode))
-		r = remove_tree(hd, name, budget);
-	if (r >= 0 && renameat(hd, tmp, hd, name) < 0)
+		r = remove_tree(hd, name, &w->budget);
+	if (r >= 0 && renameat(w->root, tmp, hd, name) < 0)
 		r = -errno;
 	if (r < 0)
-		unlinkat(hd, tmp, 0);
+		unlinkat(w->root, tmp, 0);
 	return r;
 }
 
@@ -207,12 +224,6 @@ static int apply_dir(int hd, const char *name, mode_t mode, uint64_t *budget)
 		return -errno;
 	return fchmod(fd, mode & 0777) < 0 ? -errno : 0;
 }
-
-struct walk {
-	char **queue;
-	size_t head, n, cap;
-	uint64_t budget;
-};
 
 static int walk_push(struct walk *w, const char *rel, const char *name)
 {
@@ -259,7 +270,7 @@ static void apply_entry(struct walk *w, int ud, int hd, const char *rel, const c
 	} else if (S_ISREG(s.st_mode) && s.st_nlink > 1) {
 		st->hard_links++;
 	} else if (S_ISREG(s.st_mode)) {
-		r = apply_file(ud, hd, name, s.st_mode, &w->budget, &st->bytes);
+		r = apply_file(w, ud, hd, name, s.st_mode, &st->bytes);
 		st->files += r >= 0;
 	} else {
 		/* what cannot reach the host still replaced the name: the host
@@ -305,7 +316,8 @@ static void apply_level(struct walk *w, int up, int host, const char *rel,
 	closedir(d);
 }
 
-/* Leftovers of an apply that was killed: written beside, never renamed. */
+/* Leftovers of an apply that was killed: written, never renamed (always in
+ * the host folder's top, see apply_file). */
 static void remove_leftovers(int host)
 {
 	DIR *d = fdopendir(fcntl(host, F_DUPFD_CLOEXEC, 3));
@@ -344,6 +356,7 @@ int tc_workspace_apply(int layer_fd, const char *host, dev_t dev, ino_t ino,
 	if (fstat(root, &hs) < 0 || hs.st_dev != dev || hs.st_ino != ino)
 		return -ESTALE;
 	remove_leftovers(root);
+	w.root = root;
 	if (walk_push(&w, NULL, ".") < 0)
 		return -ENOMEM;
 	for (; w.head < w.n; w.head++)

@@ -6,7 +6,8 @@
  * RESOLVE_NO_SYMLINKS). Only regular files and directories reach the host,
  * with no set-id bits; deletions (whiteouts, opaque folders) are applied;
  * symlinks, FIFOs, sockets, devices and hard links are dropped and counted.
- * Each file is written beside its final name and renamed into place. */
+ * Each file is written under a temporary name in the host folder's top
+ * and renamed into place. */
 #ifndef TOOLCELL_WORKSPACE_H
 #define TOOLCELL_WORKSPACE_H
 
@@ -16,8 +17,9 @@
 
 #include "toolcell/record.h"
 
-/* The prefix of the temporary names files are written under before the
- * rename (a kill mid-apply may leave one; the next apply removes it). */
+/* The prefix of the temporary names files are written under, in the host
+ * folder's top whatever their level, before the rename (a kill mid-apply
+ * may leave one there; the next apply removes it). */
 #define TC_WORKSPACE_TMP_PREFIX ".toolcell-apply."
 
 /* Apply the layer at layer_fd (the tmpfs root holding "upper") to the host

@@ -155,6 +155,55 @@ EOF
 	[ -z "$(find "$T/ws" -name '.toolcell-apply.*')" ]
 }
 
+@test "an apply killed while it writes a file deep in the workspace leaves its temporary file in the top folder, where the next apply removes it" {
+	mkdir -p "$T/ws/sub/deeper"
+	# toolcell may write files of 1 MiB, the tool sets its own limit: the
+	# apply's copy of a 2 MiB file gets SIGXFSZ (25) half-way, always
+	run prlimit --fsize=1048576:unlimited --core=0 "$TOOLCELL" python --workspace "$T/ws" \
+		-c "open('sub/deeper/big', 'wb').write(b'x' * (2 << 20))"
+	[ "$status" -eq $((128 + 25)) ]
+	[ ! -e "$T/ws/sub/deeper/big" ]
+	[ -z "$(find "$T/ws/sub" -name '.toolcell-apply.*')" ]
+	[ "$(find "$T/ws" -maxdepth 1 -name '.toolcell-apply.*' -size 1024k | wc -l)" = 1 ]
+	run "$TOOLCELL" python --workspace "$T/ws" -c "print('next')"
+	[ "$status" -eq 0 ]
+	[ -z "$(find "$T/ws" -name '.toolcell-apply.*')" ]
+}
+
+@test "a deletion the apply cannot name (the host folder grew past PATH_MAX meanwhile) is refused at once: one error, named" {
+	mkdir -p "$T/ws/deep/a"
+	# the tool deletes deep and waits; the host then makes deep 17 levels
+	# of 250-character names deeper (past PATH_MAX below the workspace)
+	run "$PY" -I - "$TOOLCELL" "$T/ws" "$T/r.json" <<'EOF'
+import os, subprocess, sys
+tc, ws, rec = sys.argv[1:4]
+code = "import shutil, sys\nshutil.rmtree('deep')\nprint('deleted', flush=True)\nsys.stdin.read()"
+p = subprocess.Popen([tc, "python", "--workspace", ws, "--result", rec, "-c", code],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+assert p.stdout.readline() == b"deleted\n"
+fd = os.open(os.path.join(ws, "deep", "a"), os.O_RDONLY | os.O_DIRECTORY)
+for i in range(17):
+    name = chr(98 + i) * 250
+    os.mkdir(name, dir_fd=fd)
+    fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+os.close(os.open("leaf", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+p.stdin.close()
+print(p.wait())
+EOF
+	[ "$status" -eq 0 ]
+	[ "$output" = 0 ]
+	[ "$(rec workspace.errors)" = 1 ]
+	[ "$(rec workspace.first_error)" = '"./deep: File name too long"' ]
+	[ "$(rec workspace.changes.deleted)" = 0 ]
+	# nothing of the tree went: the deepest file is still there
+	[ "$("$PY" -I -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+for i in range(17):
+    fd = os.open(chr(98 + i) * 250, os.O_RDONLY, dir_fd=fd)
+print(os.listdir(fd))' "$T/ws/deep/a")" = "['leaf']" ]
+}
+
 @test "workspace_apply: on_success leaves the host folder alone after a failed run" {
 	"$PY" -I -c '
 import json, sys
