@@ -31,8 +31,9 @@ static void die_with(pid_t parent)
 		_exit(EIO);
 }
 
-/* fork a child that tries unshare(flags); its errno comes back as status */
-static int try_unshare(int flags)
+/* Run try(flags) in a throw-away child that dies with toolcell: the errno
+ * it returns (0: it worked) comes back negated, as the child's status. */
+static int probe(int (*try)(int), int flags)
 {
 	int status;
 	pid_t self = getpid(), pid = fork();
@@ -41,11 +42,21 @@ static int try_unshare(int flags)
 		return -errno;
 	if (pid == 0) {
 		die_with(self);
-		_exit(unshare(flags) < 0 ? (errno & 0xff) : 0);
+		_exit(try(flags) & 0xff);
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EIO;
+}
+
+static int unshare_errno(int flags)
+{
+	return unshare(flags) < 0 ? errno : 0;
+}
+
+static int try_unshare(int flags)
+{
+	return probe(unshare_errno, flags);
 }
 
 static void read_line(const char *path, char *buf, size_t size)
@@ -113,39 +124,37 @@ static bool report_cgroup(FILE *out, const char *parent, bool from_caller)
 	return r >= 0;
 }
 
-/* A fresh /proc in new user, mount and PID namespaces: refused where the
- * host's /proc is partly masked (inside some containers). */
-static int try_proc_mount(void)
+/* In the probe's child: a fresh /proc in new user, mount and PID
+ * namespaces, by a grandchild (the first process of the PID namespace). */
+static int proc_mount_errno(int unused)
 {
 	int status;
-	pid_t self = getpid(), pid = fork();
+	pid_t in;
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		die_with(self);
-		if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) < 0)
-			_exit(errno & 0xff);
-		pid_t in = fork();
-		if (in < 0)
-			_exit(errno & 0xff);
+	(void)unused;
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID) < 0)
+		return errno;
+	in = fork();
+	if (in < 0)
+		return errno;
+	if (in == 0) {
 		/* (its parent outside its PID namespace, getppid() says 0: a
 		 * parent gone before the prctl leaves it one mount and an exit,
 		 * nothing that waits) */
-		if (in == 0)
-			prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-		if (in == 0)
-			_exit(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-					      mount("proc", "/proc", "proc",
-						    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0
-				      ? (errno & 0xff)
-				      : 0);
-		_exit(waitpid(in, &status, 0) == in && WIFEXITED(status) ? WEXITSTATUS(status)
-									 : EIO);
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		_exit(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+				      mount("proc", "/proc", "proc",
+					    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0
+			      ? (errno & 0xff)
+			      : 0);
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) ? -WEXITSTATUS(status) : -EIO;
+	return waitpid(in, &status, 0) == in && WIFEXITED(status) ? WEXITSTATUS(status) : EIO;
+}
+
+/* Refused where the host's /proc is partly masked (inside some containers). */
+static int try_proc_mount(void)
+{
+	return probe(proc_mount_errno, 0);
 }
 
 bool tc_host_report(FILE *out, const char *cgroup_parent, bool from_caller)
