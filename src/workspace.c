@@ -89,9 +89,12 @@ static int remove_tree(int hd, const char *name, uint64_t *budget)
 			;
 		/* a path too long to name: refused at once, not tried again
 		 * until the budget runs out */
-		r = !e							   ? -ENOTEMPTY
-		    : strlen(path) + 1 + strlen(e->d_name) >= sizeof(path) ? -ENAMETOOLONG
-									   : 0;
+		if (!e)
+			r = -ENOTEMPTY;
+		else if (strlen(path) + 1 + strlen(e->d_name) >= sizeof(path))
+			r = -ENAMETOOLONG;
+		else
+			r = 0;
 		if (r == 0) {
 			strcat(path, "/");
 			strcat(path, e->d_name);
