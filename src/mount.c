@@ -583,7 +583,8 @@ static bool is_callers_bind(const struct tc_mount_op *op)
 bool tc_mount_plan_idmaps(const struct tc_mount_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++)
-		if (is_callers_bind(&plan->ops[i]) && (!plan->ops[i].writable || plan->ops[i].overlay))
+		if (is_callers_bind(&plan->ops[i]) &&
+		    (!plan->ops[i].writable || plan->ops[i].overlay))
 			return true;
 	return false;
 }
@@ -602,9 +603,9 @@ int tc_mount_prepare(struct tc_mount_plan *plan, int idmap_fd, bool need_detach,
 		if (is_callers_bind(&plan->ops[i]) && !mountinfo)
 			r = tc_bindsrc_read_mountinfo(&mountinfo, err);
 		if (r >= 0)
-			r = plan->ops[i].trusted
-				    ? check_trusted(&plan->ops[i], err)
-				    : prepare_source(plan, i, idmap_fd, need_detach, mountinfo, err);
+			r = plan->ops[i].trusted ? check_trusted(&plan->ops[i], err)
+						 : prepare_source(plan, i, idmap_fd, need_detach,
+								  mountinfo, err);
 		if (r < 0)
 			return r;
 	}
