@@ -1,34 +1,16 @@
-/* The `call` protocol (DESIGN §3): validating the request before any
- * sandbox is built, validating the tool's response, and building the
- * envelope. Pure: bytes in, structs and strings out. cJSON only ever parses
- * a NUL-terminated copy. Runs in the parent. */
+/* The `call` protocol (DESIGN §3): validating the tool's response and
+ * building the envelope. Requests are validated with json.h's
+ * tc_json_validate (included here for the callers that check both). Pure:
+ * bytes in, structs and strings out. Runs in the parent. */
 #ifndef TOOLCELL_PROTOCOL_H
 #define TOOLCELL_PROTOCOL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "json.h"
 #include "toolcell/error.h"
 #include "toolcell/record.h"
-
-/* true when buf[0..len) is valid UTF-8 (no overlongs, no surrogates, no
- * code points above U+10FFFF). */
-bool tc_utf8_valid(const char *buf, size_t len);
-
-/* Validate a JSON document: at most max_bytes, valid UTF-8, exactly one JSON
- * value (surrounding white space allowed), nesting depth at most
- * TC_JSON_DEPTH_MAX, no duplicate keys in any object. On failure returns
- * -EINVAL (-E2BIG when too large) and err says what is wrong and where
- * (stage "request" or whatever `what` is). */
-int tc_json_validate(const char *buf, size_t len, size_t max_bytes, const char *what,
-		     struct tc_error *err);
-
-/* Validate buf as tc_json_validate does and require one object; then
- * ret[i] is a heap copy of the raw bytes of its top-level member keys[i]
- * (exactly as written: numbers and strings are never re-printed), or NULL
- * when it has none. The caller frees each. */
-int tc_json_members(const char *buf, size_t len, size_t max_bytes, const char *what,
-		    const char *const *keys, size_t n, char **ret, struct tc_error *err);
 
 /* What the tool answered, as toolcell reads it from the tool's stdout. */
 struct tc_response {
@@ -53,9 +35,10 @@ void tc_response_release(struct tc_response *r);
  * With resp ok: {"ok":true,"data":<raw>,"meta":{...}}.
  * Otherwise {"ok":false,"error":{"type","message","source"},"meta":{...}}:
  * when toolcell_type is not NULL the error is toolcell's own (source
- * "toolcell", e.g. "Timeout", message toolcell_message); else it is the
- * tool's error from resp (source "tool"). meta is a subset of the record
- * built from o. */
+ * "toolcell", e.g. "Timeout", message toolcell_message; a character a
+ * fixed-size buffer cut in half is dropped); else it is the tool's error
+ * from resp (source "tool"). Text that is not UTF-8 is sanitized. meta is
+ * a subset of the record built from o, taken from its tree. */
 char *tc_envelope_to_json(const struct tc_outcome *o, const struct tc_response *resp,
 			  const char *toolcell_type, const char *toolcell_message);
 

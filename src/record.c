@@ -12,8 +12,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "protocol.h"
 #include "audit.h"
+#include "json.h"
 #include "toolcell/record.h"
 #include "util.h"
 
@@ -116,52 +116,6 @@ void tc_hex_sha256(const unsigned char digest[32], char out[65])
 	out[64] = '\0';
 }
 
-/* A copy of s[0..len) in which every byte that does not begin a valid UTF-8
- * character becomes U+FFFD. */
-static char *utf8_sanitize(const char *s, size_t len)
-{
-	char *out;
-	size_t i = 0, o = 0;
-
-	if (tc_utf8_valid(s, len))
-		return strndup(s, len);
-	out = malloc(3 * len + 1);
-	if (!out)
-		return NULL;
-	while (i < len) {
-		size_t n = 0, k;
-
-		/* The shortest valid prefix is exactly one character. */
-		for (k = 1; k <= 4 && i + k <= len; k++)
-			if (tc_utf8_valid(s + i, k)) {
-				n = k;
-				break;
-			}
-		if (n) {
-			memcpy(out + o, s + i, n);
-			o += n;
-			i += n;
-		} else {
-			memcpy(out + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
-		}
-	}
-	out[o] = '\0';
-	return out;
-}
-
-/* Add item under key; on any failure note it and drop the item. */
-static cJSON *put(bool *failed, cJSON *obj, const char *key, cJSON *item)
-{
-	if (!item || !cJSON_AddItemToObject(obj, key, item)) {
-		cJSON_Delete(item);
-		*failed = true;
-		return NULL;
-	}
-	return item;
-}
-
 /* A string from outside toolcell, at most max bytes of s (a fixed-size
  * field need not be NUL-terminated), or JSON null when NULL or empty. */
 static cJSON *outside_string(const char *s, size_t max)
@@ -170,7 +124,7 @@ static cJSON *outside_string(const char *s, size_t max)
 
 	if (!s || !s[0])
 		return cJSON_CreateNull();
-	clean = utf8_sanitize(s, strnlen(s, max));
+	clean = tc_utf8_sanitize(s, strnlen(s, max));
 	return clean ? cJSON_CreateString(clean) : NULL;
 }
 
@@ -214,37 +168,40 @@ static void add_run(bool *failed, cJSON *r, const struct tc_run *run)
 {
 	char at[32];
 
-	put(failed, r, "record_version", cJSON_CreateNumber(TC_RECORD_VERSION));
-	put(failed, r, "run_id",
-	    run && run->id[0] ? cJSON_CreateString(run->id) : cJSON_CreateNull());
-	put(failed, r, "verb",
-	    run && run->verb ? cJSON_CreateString(run->verb) : cJSON_CreateNull());
+	tc_json_add(failed, r, "record_version", cJSON_CreateNumber(TC_RECORD_VERSION));
+	tc_json_add(failed, r, "run_id",
+		    run && run->id[0] ? cJSON_CreateString(run->id) : cJSON_CreateNull());
+	tc_json_add(failed, r, "verb",
+		    run && run->verb ? cJSON_CreateString(run->verb) : cJSON_CreateNull());
 	if (run && run->started_ms)
 		tc_rfc3339(run->started_ms, at);
-	put(failed, r, "started_at",
-	    run && run->started_ms ? cJSON_CreateString(at) : cJSON_CreateNull());
+	tc_json_add(failed, r, "started_at",
+		    run && run->started_ms ? cJSON_CreateString(at) : cJSON_CreateNull());
 	if (run && run->ended_ms)
 		tc_rfc3339(run->ended_ms, at);
-	put(failed, r, "ended_at",
-	    run && run->ended_ms ? cJSON_CreateString(at) : cJSON_CreateNull());
-	put(failed, r, "caller_uid", run ? u64_number(run->caller_uid) : cJSON_CreateNull());
-	put(failed, r, "caller_pid",
-	    run ? cJSON_CreateNumber(run->caller_pid) : cJSON_CreateNull());
+	tc_json_add(failed, r, "ended_at",
+		    run && run->ended_ms ? cJSON_CreateString(at) : cJSON_CreateNull());
+	tc_json_add(failed, r, "caller_uid",
+		    run ? u64_number(run->caller_uid) : cJSON_CreateNull());
+	tc_json_add(failed, r, "caller_pid",
+		    run ? cJSON_CreateNumber(run->caller_pid) : cJSON_CreateNull());
 }
 
 static void add_outcome(bool *failed, cJSON *r, const struct tc_outcome *o)
 {
-	put(failed, r, "status", cJSON_CreateString(tc_status_name(o->status)));
-	put(failed, r, "status_inferred", cJSON_CreateBool(o->status_inferred));
-	put(failed, r, "exit_code",
-	    o->exited ? cJSON_CreateNumber(o->exit_code) : cJSON_CreateNull());
-	put(failed, r, "signal", o->signaled ? cJSON_CreateNumber(o->signal) : cJSON_CreateNull());
-	put(failed, r, "signal_name", o->signaled ? signal_name(o->signal) : cJSON_CreateNull());
-	put(failed, r, "wall_ms", u64_number(o->wall_ms));
-	put(failed, r, "cpu_user_ms", u64_number(o->cpu_user_ms));
-	put(failed, r, "cpu_system_ms", u64_number(o->cpu_system_ms));
-	put(failed, r, "toolcell_cpu_user_ms", u64_number(o->toolcell_cpu_user_ms));
-	put(failed, r, "toolcell_cpu_system_ms", u64_number(o->toolcell_cpu_system_ms));
+	tc_json_add(failed, r, "status", cJSON_CreateString(tc_status_name(o->status)));
+	tc_json_add(failed, r, "status_inferred", cJSON_CreateBool(o->status_inferred));
+	tc_json_add(failed, r, "exit_code",
+		    o->exited ? cJSON_CreateNumber(o->exit_code) : cJSON_CreateNull());
+	tc_json_add(failed, r, "signal",
+		    o->signaled ? cJSON_CreateNumber(o->signal) : cJSON_CreateNull());
+	tc_json_add(failed, r, "signal_name",
+		    o->signaled ? signal_name(o->signal) : cJSON_CreateNull());
+	tc_json_add(failed, r, "wall_ms", u64_number(o->wall_ms));
+	tc_json_add(failed, r, "cpu_user_ms", u64_number(o->cpu_user_ms));
+	tc_json_add(failed, r, "cpu_system_ms", u64_number(o->cpu_system_ms));
+	tc_json_add(failed, r, "toolcell_cpu_user_ms", u64_number(o->toolcell_cpu_user_ms));
+	tc_json_add(failed, r, "toolcell_cpu_system_ms", u64_number(o->toolcell_cpu_system_ms));
 }
 
 static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
@@ -261,19 +218,19 @@ static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
 	size_t i;
 
 	for (i = 0; i < TC_ARRAY_SIZE(maybes); i++)
-		put(failed, r, maybes[i].key, maybe_number(maybes[i].m));
-	unknown = put(failed, r, "unknown", cJSON_CreateObject());
+		tc_json_add(failed, r, maybes[i].key, maybe_number(maybes[i].m));
+	unknown = tc_json_add(failed, r, "unknown", cJSON_CreateObject());
 	for (i = 0; i < TC_ARRAY_SIZE(maybes); i++)
 		if (!maybes[i].m->known)
-			put(failed, unknown, maybes[i].key,
-			    cJSON_CreateString(maybes[i].m->reason ? maybes[i].m->reason
-								   : "not measured"));
+			tc_json_add(failed, unknown, maybes[i].key,
+				    cJSON_CreateString(maybes[i].m->reason ? maybes[i].m->reason
+									   : "not measured"));
 	if (o->kernel_memory)
-		put(failed, unknown, "kernel_memory", cJSON_CreateString(o->kernel_memory));
-	put(failed, r, "stdout_bytes", u64_number(o->stdout_bytes));
-	put(failed, r, "stderr_bytes", u64_number(o->stderr_bytes));
-	put(failed, r, "stdout_truncated", cJSON_CreateBool(o->stdout_truncated));
-	put(failed, r, "stderr_truncated", cJSON_CreateBool(o->stderr_truncated));
+		tc_json_add(failed, unknown, "kernel_memory", cJSON_CreateString(o->kernel_memory));
+	tc_json_add(failed, r, "stdout_bytes", u64_number(o->stdout_bytes));
+	tc_json_add(failed, r, "stderr_bytes", u64_number(o->stderr_bytes));
+	tc_json_add(failed, r, "stdout_truncated", cJSON_CreateBool(o->stdout_truncated));
+	tc_json_add(failed, r, "stderr_truncated", cJSON_CreateBool(o->stderr_truncated));
 }
 
 static void add_syscalls(bool *failed, cJSON *r, const struct tc_outcome *o)
@@ -283,23 +240,23 @@ static void add_syscalls(bool *failed, cJSON *r, const struct tc_outcome *o)
 	size_t i;
 
 	if (o->has_denied_syscall) {
-		cJSON *d = put(failed, r, "denied_syscall", cJSON_CreateObject());
-		put(failed, d, "name",
-		    outside_string(o->denied_syscall_name, sizeof(o->denied_syscall_name)));
-		put(failed, d, "nr", cJSON_CreateNumber(o->denied_syscall_nr));
+		cJSON *d = tc_json_add(failed, r, "denied_syscall", cJSON_CreateObject());
+		tc_json_add(failed, d, "name",
+			    outside_string(o->denied_syscall_name, sizeof(o->denied_syscall_name)));
+		tc_json_add(failed, d, "nr", cJSON_CreateNumber(o->denied_syscall_nr));
 	} else {
-		put(failed, r, "denied_syscall", cJSON_CreateNull());
+		tc_json_add(failed, r, "denied_syscall", cJSON_CreateNull());
 	}
 
-	all = put(failed, r, "denied_syscalls", cJSON_CreateObject());
+	all = tc_json_add(failed, r, "denied_syscalls", cJSON_CreateObject());
 	for (i = 0; i < n && all; i++) {
 		_cleanup_free_ char *name = NULL;
 		cJSON *seen;
 
 		if (!o->denied[i].name[0])
 			continue;
-		name = utf8_sanitize(o->denied[i].name,
-				     strnlen(o->denied[i].name, sizeof(o->denied[i].name)));
+		name = tc_utf8_sanitize(o->denied[i].name,
+					strnlen(o->denied[i].name, sizeof(o->denied[i].name)));
 		if (!name) {
 			*failed = true;
 			break;
@@ -309,13 +266,13 @@ static void add_syscalls(bool *failed, cJSON *r, const struct tc_outcome *o)
 		if (seen)
 			cJSON_SetNumberValue(seen, seen->valuedouble + o->denied[i].count);
 		else
-			put(failed, all, name, cJSON_CreateNumber(o->denied[i].count));
+			tc_json_add(failed, all, name, cJSON_CreateNumber(o->denied[i].count));
 	}
 }
 
 static void add_limits(bool *failed, cJSON *r, const struct tc_outcome *o)
 {
-	cJSON *limits = put(failed, r, "limits", cJSON_CreateObject());
+	cJSON *limits = tc_json_add(failed, r, "limits", cJSON_CreateObject());
 	size_t i;
 
 	for (i = 0; i < TC_LIMIT__MAX; i++) {
@@ -324,14 +281,14 @@ static void add_limits(bool *failed, cJSON *r, const struct tc_outcome *o)
 
 		if (!info->name)
 			continue;
-		l = put(failed, limits, info->name, cJSON_CreateObject());
-		put(failed, l, "value",
-		    info->unit == TC_UNIT_MILLICPU
-			    ? cJSON_CreateNumber((double)o->limit[i] / 1000.0)
-			    : u64_number(o->limit[i]));
-		put(failed, l, "unit", cJSON_CreateString(unit_name(info->unit)));
-		put(failed, l, "enforced_by",
-		    cJSON_CreateString(tc_enforcer_name(o->enforced_by[i])));
+		l = tc_json_add(failed, limits, info->name, cJSON_CreateObject());
+		tc_json_add(failed, l, "value",
+			    info->unit == TC_UNIT_MILLICPU
+				    ? cJSON_CreateNumber((double)o->limit[i] / 1000.0)
+				    : u64_number(o->limit[i]));
+		tc_json_add(failed, l, "unit", cJSON_CreateString(unit_name(info->unit)));
+		tc_json_add(failed, l, "enforced_by",
+			    cJSON_CreateString(tc_enforcer_name(o->enforced_by[i])));
 	}
 }
 
@@ -345,50 +302,45 @@ static void add_isolation(bool *failed, cJSON *r, const struct tc_outcome *o)
 		{ TC_NS_NET, "net" },	    { TC_NS_IPC, "ipc" },     { TC_NS_UTS, "uts" },
 		{ TC_NS_CGROUP, "cgroup" },
 	};
-	cJSON *iso = put(failed, r, "isolation", cJSON_CreateObject());
-	cJSON *list = put(failed, iso, "namespaces", cJSON_CreateArray());
+	cJSON *iso = tc_json_add(failed, r, "isolation", cJSON_CreateObject());
+	cJSON *list = tc_json_add(failed, iso, "namespaces", cJSON_CreateArray());
 	char caps[24];
 	size_t i;
 
 	for (i = 0; i < TC_ARRAY_SIZE(ns) && list; i++) {
-		cJSON *s;
-
-		if (!(o->namespaces & ns[i].bit))
-			continue;
-		s = cJSON_CreateString(ns[i].name);
-		if (!s || !cJSON_AddItemToArray(list, s)) {
-			cJSON_Delete(s);
-			*failed = true;
-		}
+		if (o->namespaces & ns[i].bit)
+			tc_json_add(failed, list, NULL, cJSON_CreateString(ns[i].name));
 	}
-	put(failed, iso, "seccomp", cJSON_CreateString(o->seccomp ? o->seccomp : "none"));
-	put(failed, iso, "landlock", cJSON_CreateString(o->landlock ? o->landlock : "unavailable"));
-	put(failed, iso, "cgroup", o->cgroup ? cJSON_CreateString(o->cgroup) : cJSON_CreateNull());
+	tc_json_add(failed, iso, "seccomp", cJSON_CreateString(o->seccomp ? o->seccomp : "none"));
+	tc_json_add(failed, iso, "landlock",
+		    cJSON_CreateString(o->landlock ? o->landlock : "unavailable"));
+	tc_json_add(failed, iso, "cgroup",
+		    o->cgroup ? cJSON_CreateString(o->cgroup) : cJSON_CreateNull());
 	if (o->cgroup)
-		put(failed, iso, "cgroup_swap_max",
-		    cJSON_CreateString(o->cgroup_swap ? o->cgroup_swap : "0"));
-	put(failed, iso, "no_new_privs", cJSON_CreateBool(o->no_new_privs));
+		tc_json_add(failed, iso, "cgroup_swap_max",
+			    cJSON_CreateString(o->cgroup_swap ? o->cgroup_swap : "0"));
+	tc_json_add(failed, iso, "no_new_privs", cJSON_CreateBool(o->no_new_privs));
 	snprintf(caps, sizeof(caps), "0x%016" PRIx64, o->cap_eff);
-	put(failed, iso, "capabilities", cJSON_CreateString(caps));
-	put(failed, iso, "uid_inside", id_number(o->tool_uid));
-	put(failed, iso, "uid_host", id_number(o->host_uid));
-	put(failed, iso, "gid_host", id_number(o->host_gid));
+	tc_json_add(failed, iso, "capabilities", cJSON_CreateString(caps));
+	tc_json_add(failed, iso, "uid_inside", id_number(o->tool_uid));
+	tc_json_add(failed, iso, "uid_host", id_number(o->host_uid));
+	tc_json_add(failed, iso, "gid_host", id_number(o->host_gid));
 }
 
 static cJSON *provenance_entry(bool *failed, cJSON *parent, const char *key, const char *path,
 			       const char *sha256, size_t sha_size, bool with_path)
 {
-	cJSON *e = put(failed, parent, key, cJSON_CreateObject());
+	cJSON *e = tc_json_add(failed, parent, key, cJSON_CreateObject());
 
 	if (with_path)
-		put(failed, e, "path", outside_string(path, TC_PATH_MAX));
-	put(failed, e, "sha256", outside_string(sha256, sha_size));
+		tc_json_add(failed, e, "path", outside_string(path, TC_PATH_MAX));
+	tc_json_add(failed, e, "sha256", outside_string(sha256, sha_size));
 	return e;
 }
 
 static void add_provenance(bool *failed, cJSON *r, const struct tc_outcome *o)
 {
-	cJSON *p = put(failed, r, "provenance", cJSON_CreateObject());
+	cJSON *p = tc_json_add(failed, r, "provenance", cJSON_CreateObject());
 
 	provenance_entry(failed, p, "policy", o->policy_path, o->policy_sha256,
 			 sizeof(o->policy_sha256), true);
@@ -405,34 +357,17 @@ static void add_error(bool *failed, cJSON *r, const struct tc_outcome *o)
 	cJSON *e;
 
 	if (!err->message[0]) {
-		put(failed, r, "error", cJSON_CreateNull());
+		tc_json_add(failed, r, "error", cJSON_CreateNull());
 		return;
 	}
-	e = put(failed, r, "error", cJSON_CreateObject());
-	put(failed, e, "stage", outside_string(err->stage, sizeof(err->stage)));
-	put(failed, e, "message", outside_string(err->message, sizeof(err->message)));
-	put(failed, e, "errno", err->err ? cJSON_CreateNumber(err->err) : cJSON_CreateNull());
+	e = tc_json_add(failed, r, "error", cJSON_CreateObject());
+	tc_json_add(failed, e, "stage", outside_string(err->stage, sizeof(err->stage)));
+	tc_json_add(failed, e, "message", outside_string(err->message, sizeof(err->message)));
+	tc_json_add(failed, e, "errno",
+		    err->err ? cJSON_CreateNumber(err->err) : cJSON_CreateNull());
 	errno_name = err->err ? strerrorname_np(err->err) : NULL;
-	put(failed, e, "errno_name",
-	    errno_name ? cJSON_CreateString(errno_name) : cJSON_CreateNull());
-}
-
-char *tc_json_document(const cJSON *doc, bool pretty)
-{
-	char *text = pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
-	size_t n;
-	char *out;
-
-	if (!text)
-		return NULL;
-	n = strlen(text);
-	out = malloc(n + 2);
-	if (out) {
-		memcpy(out, text, n);
-		memcpy(out + n, "\n", 2);
-	}
-	cJSON_free(text);
-	return out;
+	tc_json_add(failed, e, "errno_name",
+		    errno_name ? cJSON_CreateString(errno_name) : cJSON_CreateNull());
 }
 
 /* "workspace": null without one; else what of its layer reached the host
@@ -443,40 +378,39 @@ static void add_workspace(bool *failed, cJSON *r, const struct tc_outcome *o)
 	cJSON *ws, *a, *d, *l;
 
 	if (!w->present) {
-		put(failed, r, "workspace", cJSON_CreateNull());
+		tc_json_add(failed, r, "workspace", cJSON_CreateNull());
 		return;
 	}
-	ws = put(failed, r, "workspace", cJSON_CreateObject());
-	put(failed, ws, "applied", cJSON_CreateBool(w->applied));
-	put(failed, ws, "not_applied",
-	    w->not_applied ? cJSON_CreateString(w->not_applied) : cJSON_CreateNull());
-	a = put(failed, ws, "changes", cJSON_CreateObject());
-	put(failed, a, "files", u64_number(w->files));
-	put(failed, a, "bytes", u64_number(w->bytes));
-	put(failed, a, "folders", u64_number(w->dirs));
-	put(failed, a, "deleted", u64_number(w->deleted));
-	put(failed, a, "set_id_bits_dropped", u64_number(w->setid_stripped));
-	d = put(failed, ws, "dropped", cJSON_CreateObject());
-	put(failed, d, "symlinks", u64_number(w->symlinks));
-	put(failed, d, "hard_links", u64_number(w->hard_links));
-	put(failed, d, "fifos", u64_number(w->fifos));
-	put(failed, d, "sockets", u64_number(w->sockets));
-	put(failed, d, "devices", u64_number(w->devices));
-	put(failed, ws, "errors", u64_number(w->errors));
-	put(failed, ws, "first_error",
-	    w->first_error[0] ? outside_string(w->first_error, sizeof(w->first_error))
-			      : cJSON_CreateNull());
-	l = put(failed, ws, "layer", cJSON_CreateObject());
-	put(failed, l, "used_bytes", u64_number(w->used_bytes));
-	put(failed, l, "used_files", u64_number(w->used_files));
-	put(failed, l, "full", cJSON_CreateBool(w->full));
+	ws = tc_json_add(failed, r, "workspace", cJSON_CreateObject());
+	tc_json_add(failed, ws, "applied", cJSON_CreateBool(w->applied));
+	tc_json_add(failed, ws, "not_applied",
+		    w->not_applied ? cJSON_CreateString(w->not_applied) : cJSON_CreateNull());
+	a = tc_json_add(failed, ws, "changes", cJSON_CreateObject());
+	tc_json_add(failed, a, "files", u64_number(w->files));
+	tc_json_add(failed, a, "bytes", u64_number(w->bytes));
+	tc_json_add(failed, a, "folders", u64_number(w->dirs));
+	tc_json_add(failed, a, "deleted", u64_number(w->deleted));
+	tc_json_add(failed, a, "set_id_bits_dropped", u64_number(w->setid_stripped));
+	d = tc_json_add(failed, ws, "dropped", cJSON_CreateObject());
+	tc_json_add(failed, d, "symlinks", u64_number(w->symlinks));
+	tc_json_add(failed, d, "hard_links", u64_number(w->hard_links));
+	tc_json_add(failed, d, "fifos", u64_number(w->fifos));
+	tc_json_add(failed, d, "sockets", u64_number(w->sockets));
+	tc_json_add(failed, d, "devices", u64_number(w->devices));
+	tc_json_add(failed, ws, "errors", u64_number(w->errors));
+	tc_json_add(failed, ws, "first_error",
+		    w->first_error[0] ? outside_string(w->first_error, sizeof(w->first_error))
+				      : cJSON_CreateNull());
+	l = tc_json_add(failed, ws, "layer", cJSON_CreateObject());
+	tc_json_add(failed, l, "used_bytes", u64_number(w->used_bytes));
+	tc_json_add(failed, l, "used_files", u64_number(w->used_files));
+	tc_json_add(failed, l, "full", cJSON_CreateBool(w->full));
 }
 
-char *tc_record_to_json(const struct tc_outcome *o)
+cJSON *tc_record_to_cjson(const struct tc_outcome *o)
 {
 	cJSON *r = cJSON_CreateObject();
 	bool failed = !r;
-	char *text;
 
 	add_run(&failed, r, o->run);
 	add_outcome(&failed, r, o);
@@ -487,9 +421,20 @@ char *tc_record_to_json(const struct tc_outcome *o)
 	add_provenance(&failed, r, o);
 	add_workspace(&failed, r, o);
 	add_error(&failed, r, o);
-	put(&failed, r, "toolcell_version", cJSON_CreateString(TOOLCELL_VERSION));
+	tc_json_add(&failed, r, "toolcell_version", cJSON_CreateString(TOOLCELL_VERSION));
 
-	text = failed ? NULL : tc_json_document(r, true);
+	if (failed) {
+		cJSON_Delete(r);
+		return NULL;
+	}
+	return r;
+}
+
+char *tc_record_to_json(const struct tc_outcome *o)
+{
+	cJSON *r = tc_record_to_cjson(o);
+	char *text = r ? tc_json_document(r, true) : NULL;
+
 	cJSON_Delete(r);
 	return text;
 }

@@ -132,10 +132,10 @@ char *tc_record_to_json(const struct tc_outcome *o);
 struct cJSON;
 struct tc_run;
 
-/* doc printed (pretty: indented) with a trailing newline, in a heap string
- * the caller frees; NULL on allocation failure. For the record and the
- * envelope alike. */
-char *tc_json_document(const struct cJSON *doc, bool pretty);
+/* The record as a cJSON tree (the caller deletes it), or NULL on
+ * allocation failure: what tc_record_to_json prints, and where the
+ * envelope takes its meta from. */
+struct cJSON *tc_record_to_cjson(const struct tc_outcome *o);
 
 /* Lower-case hex of a 32-byte digest into out[65]. */
 void tc_hex_sha256(const unsigned char digest[32], char out[65]);

@@ -5,7 +5,10 @@
  * answers): every member it returns must itself be one valid JSON value.
  * And through tc_session_request_parse (a session's request line): an
  * accepted line has a time limit within the ceiling, and a refusal says
- * why. */
+ * why. The scanner with TC_JSON_NO_NUL (policies) accepts a subset and
+ * names a duplicate's path; the UTF-8 sanitizer always yields valid UTF-8
+ * (the input itself when valid) and the cutter never ends inside a
+ * character. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -14,11 +17,47 @@
 #include <cjson/cJSON.h>
 
 #include "protocol.h"
+#include "utf8.h"
 #include "session.h"
 
 #define FUZZ_MAX_BYTES 65536
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void scan_and_utf8(const char *buf, size_t size, int validated)
+{
+	struct tc_json_scan s = { 0 };
+	size_t cut = size ? buf[0] % 8 : 0;
+	char *clean;
+
+	if (size <= FUZZ_MAX_BYTES) {
+		int r = tc_json_scan(buf, size, TC_JSON_NO_NUL, &s);
+
+		if (r == 0 && validated != 0)
+			abort(); /* the policy scan accepted what validation refused */
+		if (s.fault == TC_JSON_FAULT_DUPLICATE) {
+			char path[128];
+
+			tc_json_path(&s, s.dup, path, sizeof(path));
+			if (strnlen(path, sizeof(path)) == sizeof(path) || !path[0])
+				abort();
+		}
+		tc_json_scan_release(&s);
+	}
+	clean = tc_utf8_sanitize(buf, size);
+	if (!clean)
+		return;
+	if (!tc_utf8_valid(clean, strlen(clean)))
+		abort();
+	/* a C string: it ends at the first NUL */
+	if (tc_utf8_valid(buf, size) &&
+	    (strlen(clean) != strnlen(buf, size) || memcmp(clean, buf, strlen(clean))))
+		abort();
+	cut = tc_utf8_cut(clean, strlen(clean), cut);
+	if (!tc_utf8_valid(clean, cut))
+		abort();
+	free(clean);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -49,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cJSON_Delete(j);
 		free(copy);
 	}
+	scan_and_utf8((const char *)data, size, r);
 	{
 		static const char *const keys[] = { "id", "op", "code", "timeout_s", "nonce" };
 		char *m[5];

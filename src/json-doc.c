@@ -1,0 +1,169 @@
+/* JSON documents (see json.h): a document from outside validated with a
+ * message that says what is wrong and where, its top-level members taken
+ * as raw bytes, and JSON built as cJSON trees and printed. The scanning
+ * itself is json.c's. Pure; runs in the parent. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toolcell/config.h"
+#include "json.h"
+#include "util.h"
+
+/* err for a scan's fault, every message starting "what: ". */
+static int scan_error(const struct tc_json_scan *s, const char *what, struct tc_error *err)
+{
+	char shown[TC_JSON_KEY_SHOWN_MAX + 4];
+
+	switch (s->fault) {
+	case TC_JSON_FAULT_EMPTY:
+		return tc_error_set(err, what, 0, "%s: empty (expected one JSON value)", what);
+	case TC_JSON_FAULT_UTF8:
+		return tc_error_set(err, what, 0, "%s: not valid UTF-8 at byte %zu", what, s->at);
+	case TC_JSON_FAULT_BOM:
+		return tc_error_set(err, what, 0,
+				    "%s: not valid JSON near byte 0 (a byte order mark; expected "
+				    "one JSON value)",
+				    what);
+	case TC_JSON_FAULT_DEPTH:
+		return tc_error_set(err, what, 0, "%s: nesting deeper than %d levels", what,
+				    TC_JSON_DEPTH_MAX);
+	case TC_JSON_FAULT_END:
+		return tc_error_set(err, what, 0,
+				    "%s: not valid JSON near byte %zu (unexpected end)", what,
+				    s->at);
+	case TC_JSON_FAULT_EXTRA:
+		return tc_error_set(err, what, 0,
+				    "%s: not valid JSON near byte %zu (extra data after the value; "
+				    "expected exactly one JSON value)",
+				    what, s->at);
+	case TC_JSON_FAULT_DUPLICATE:
+		tc_json_key_shown(s->keys + s->dup->key_off, s->dup->key_len, shown);
+		return tc_error_set(err, what, 0, "%s: duplicate key \"%s\" in an object", what,
+				    shown);
+	case TC_JSON_FAULT_NOMEM:
+		return tc_error_set(err, what, ENOMEM, "%s: out of memory", what);
+	case TC_JSON_FAULT_NONE:
+	case TC_JSON_FAULT_SYNTAX:
+	case TC_JSON_FAULT_NUL_ESCAPE:
+		break;
+	}
+	return tc_error_set(err, what, 0, "%s: not valid JSON near byte %zu", what, s->at);
+}
+
+int tc_json_parse(const char *buf, size_t len, size_t max_bytes, const char *what,
+		  struct tc_json_scan *s, cJSON **ret_root, struct tc_error *err)
+{
+	_cleanup_free_ char *copy = NULL;
+	const char *end = NULL;
+	cJSON *root;
+	int r;
+
+	what = what ? what : "input";
+	if (len > max_bytes)
+		return tc_error_set(err, what, E2BIG,
+				    "%s: %zu bytes is larger than the %zu-byte limit", what, len,
+				    max_bytes);
+	r = tc_json_scan(buf, len, 0, s);
+	if (r < 0)
+		return scan_error(s, what, err);
+
+	/* A second opinion: cJSON parses a NUL-terminated copy and must
+	 * reach the terminator, so it too sees exactly one value. */
+	copy = malloc(len + 1);
+	if (!copy)
+		return tc_error_set(err, what, ENOMEM, "%s: out of memory", what);
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
+	if (!root)
+		return tc_error_set(err, what, 0, "%s: not valid JSON near byte %zu", what,
+				    end ? (size_t)(end - copy) : (size_t)0);
+	if (ret_root)
+		*ret_root = root;
+	else
+		cJSON_Delete(root);
+	return 0;
+}
+
+int tc_json_validate(const char *buf, size_t len, size_t max_bytes, const char *what,
+		     struct tc_error *err)
+{
+	_cleanup_scan_ struct tc_json_scan s = { 0 };
+
+	return tc_json_parse(buf, len, max_bytes, what, &s, NULL, err);
+}
+
+int tc_json_members(const char *buf, size_t len, size_t max_bytes, const char *what,
+		    const char *const *keys, size_t n, char **ret, struct tc_error *err)
+{
+	_cleanup_scan_ struct tc_json_scan s = { 0 };
+	_cleanup_cjson_ cJSON *root = NULL;
+	int r;
+
+	what = what ? what : "input";
+	memset(ret, 0, n * sizeof(*ret));
+	r = tc_json_parse(buf, len, max_bytes, what, &s, &root, err);
+	if (r < 0)
+		return r;
+	if (!cJSON_IsObject(root))
+		return tc_error_set(err, what, 0, "%s: expected a JSON object", what);
+	for (size_t i = 0; i < n; i++) {
+		const struct tc_json_member *m = tc_json_find(&s, 0, keys[i]);
+
+		if (!m)
+			continue;
+		ret[i] = strndup(buf + m->val_start, m->val_end - m->val_start);
+		if (!ret[i]) {
+			for (size_t j = 0; j < i; j++) {
+				free(ret[j]);
+				ret[j] = NULL;
+			}
+			return tc_error_set(err, what, ENOMEM, "%s: out of memory", what);
+		}
+	}
+	return 0;
+}
+
+cJSON *tc_json_add(bool *failed, cJSON *obj, const char *key, cJSON *item)
+{
+	if (!obj || !item ||
+	    !(key ? cJSON_AddItemToObject(obj, key, item) : cJSON_AddItemToArray(obj, item))) {
+		cJSON_Delete(item);
+		if (failed)
+			*failed = true;
+		return NULL;
+	}
+	return item;
+}
+
+cJSON *tc_json_string(const char *s)
+{
+	_cleanup_free_ char *clean = NULL;
+
+	if (!s)
+		s = "";
+	if (tc_utf8_valid(s, strlen(s)))
+		return cJSON_CreateString(s);
+	clean = tc_utf8_sanitize(s, strlen(s));
+	return clean ? cJSON_CreateString(clean) : NULL;
+}
+
+char *tc_json_document(const cJSON *doc, bool pretty)
+{
+	char *text = pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
+	size_t n;
+	char *out;
+
+	if (!text)
+		return NULL;
+	n = strlen(text);
+	out = malloc(n + 2);
+	if (out) {
+		memcpy(out, text, n);
+		memcpy(out + n, "\n", 2);
+	}
+	cJSON_free(text);
+	return out;
+}
