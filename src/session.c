@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "protocol.h"
 #include "toolcell/record.h"
 #include "toolcell/sandbox.h"
@@ -207,26 +208,6 @@ static void stop(struct session *s, bool gently, char *status, size_t n)
 
 /* ---- answers ---- */
 
-/* A JSON string of text (ASCII messages of ours). */
-static void json_str(struct buf *b, const char *text)
-{
-	buf_add(b, "\"", 1);
-	for (const char *p = text; *p; p++) {
-		char esc[8];
-		if (*p == '"' || *p == '\\') {
-			esc[0] = '\\';
-			esc[1] = *p;
-			buf_add(b, esc, 2);
-		} else if ((unsigned char)*p < 0x20) {
-			snprintf(esc, sizeof(esc), "\\u%04x", (unsigned char)*p);
-			buf_add(b, esc, 6);
-		} else {
-			buf_add(b, p, 1);
-		}
-	}
-	buf_add(b, "\"", 1);
-}
-
 struct answer {
 	const char *id;	      /* raw JSON, or NULL for null */
 	const char *raw[6];   /* success, stdout, stderr, globals, exception, output_files */
@@ -241,40 +222,40 @@ static const char *const answer_keys[] = { "success", "stdout",	   "stderr",
 					   "globals", "exception", "output_files" };
 static const char *const answer_default[] = { "false", "\"\"", "\"\"", "{}", "null", "{}" };
 
+/* The answer line, built as a cJSON tree like all JSON toolcell writes;
+ * the harness's values (already validated) go in as raw bytes. */
 static int respond(struct session *s, const struct answer *a)
 {
-	struct buf b = { 0 };
-	char num[128];
+	_cleanup_cjson_ cJSON *o = cJSON_CreateObject();
+	_cleanup_free_ char *text = NULL;
+	bool failed = false;
+	char num[64];
 	int r;
 
-	buf_add(&b, "{\"id\":", 6);
-	buf_add(&b, a->id ? a->id : "null", strlen(a->id ? a->id : "null"));
+	tc_json_add(&failed, o, "id", cJSON_CreateRaw(a->id ? a->id : "null"));
 	for (size_t i = 0; i < TC_ARRAY_SIZE(answer_keys); i++) {
-		const char *v = a->raw[i] ? a->raw[i] : answer_default[i];
-		buf_add(&b, ",\"", 2);
-		buf_add(&b, answer_keys[i], strlen(answer_keys[i]));
-		buf_add(&b, "\":", 2);
-		if (i == 4 && a->err_type) {
-			buf_add(&b, "{\"type\":", 8);
-			json_str(&b, a->err_type);
-			buf_add(&b, ",\"message\":", 11);
-			json_str(&b, a->err_message ? a->err_message : "");
-			buf_add(&b, ",\"traceback\":null}", 18);
-		} else {
-			buf_add(&b, v, strlen(v));
+		cJSON *e;
+
+		if (i != 4 || !a->err_type) {
+			tc_json_add(&failed, o, answer_keys[i],
+				    cJSON_CreateRaw(a->raw[i] ? a->raw[i] : answer_default[i]));
+			continue;
 		}
+		e = tc_json_add(&failed, o, answer_keys[i], cJSON_CreateObject());
+		tc_json_add(&failed, e, "type", tc_json_string(a->err_type));
+		tc_json_add(&failed, e, "message", tc_json_string(a->err_message));
+		tc_json_add(&failed, e, "traceback", cJSON_CreateNull());
 	}
-	snprintf(num, sizeof(num), ",\"timed_out\":%s,\"duration_s\":%.3f,\"state_lost\":%s",
-		 a->timed_out ? "true" : "false", a->duration_s, s->state_lost ? "true" : "false");
-	buf_add(&b, num, strlen(num));
-	if (a->clamped_ms)
-		snprintf(num, sizeof(num), ",\"timeout_clamped_to\":%.3f}\n",
-			 (double)a->clamped_ms / 1000);
-	else
-		snprintf(num, sizeof(num), "}\n");
-	buf_add(&b, num, strlen(num));
-	r = b.p ? tc_write_all(s->spec->out_fd, b.p, b.len) : -ENOMEM;
-	free(b.p);
+	tc_json_add(&failed, o, "timed_out", cJSON_CreateBool(a->timed_out));
+	snprintf(num, sizeof(num), "%.3f", a->duration_s);
+	tc_json_add(&failed, o, "duration_s", cJSON_CreateRaw(num));
+	tc_json_add(&failed, o, "state_lost", cJSON_CreateBool(s->state_lost));
+	if (a->clamped_ms) {
+		snprintf(num, sizeof(num), "%.3f", (double)a->clamped_ms / 1000);
+		tc_json_add(&failed, o, "timeout_clamped_to", cJSON_CreateRaw(num));
+	}
+	text = failed ? NULL : tc_json_document(o, false);
+	r = text ? tc_write_all(s->spec->out_fd, text, strlen(text)) : -ENOMEM;
 	if (r == -EPIPE)
 		s->gone = true; /* nobody reads: the session ends */
 	return r;
