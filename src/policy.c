@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "json.h"
 #include "policy-internal.h"
 #include "policy.h"
 #include "sha256.h"
@@ -207,71 +208,51 @@ void format_value(enum tc_unit unit, uint64_t v, char *buf, size_t n)
 	}
 }
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms,
- * no surrogates, nothing past U+10FFFF), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+/* The strict scan (json.h) before cJSON sees the bytes: no NUL byte, valid
+ * UTF-8, no BOM, RFC 8259 syntax (no leading zeros, no raw control
+ * characters in strings, no lone surrogate escapes), no "\u0000" escape
+ * (cJSON would silently cut the string there), nesting at most
+ * TC_JSON_DEPTH_MAX and no key twice in one object: a policy is held to
+ * the JSON a tool's response is held to. */
+static int json_scan(const struct parse_ctx *c, const char *json, size_t len)
 {
-	size_t len, i;
-	uint32_t cp;
+	_cleanup_scan_ struct tc_json_scan s = { 0 };
+	const char *nul = len ? memchr(json, '\0', len) : NULL;
+	char path[KEY_PATH_MAX];
+	size_t i, line = 1;
 
-	if (s[0] < 0xc2 || s[0] > 0xf4) /* continuation, overlong 2-byte, or past U+10FFFF */
+	if (nul)
+		return perr(c, NULL, "NUL byte at byte %zu; a policy is JSON text",
+			    (size_t)(nul - json));
+	if (tc_json_scan(json, len, TC_JSON_NO_NUL, &s) == 0)
 		return 0;
-	len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-	cp = s[0] & (0x7fu >> len);
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
+	for (i = 0; i < s.at && i < len; i++)
+		line += json[i] == '\n';
+	switch (s.fault) {
+	case TC_JSON_FAULT_UTF8:
+		return perr(c, NULL, "invalid UTF-8 at byte %zu", s.at);
+	case TC_JSON_FAULT_BOM:
+		return perr(c, NULL,
+			    "invalid JSON near byte 0 (line 1): a byte order mark (save the file "
+			    "as UTF-8 without one)");
+	case TC_JSON_FAULT_DEPTH:
+		return perr(c, NULL, "nesting deeper than %d levels at byte %zu", TC_JSON_DEPTH_MAX,
+			    s.at);
+	case TC_JSON_FAULT_NUL_ESCAPE:
+		return perr(c, NULL, "\\u0000 at byte %zu; strings cannot hold NUL", s.at);
+	case TC_JSON_FAULT_DUPLICATE:
+		tc_json_path(&s, s.dup, path, sizeof(path));
+		return perr(c, path, "duplicate key");
+	case TC_JSON_FAULT_NOMEM:
+		return oom(c->err);
+	case TC_JSON_FAULT_NONE:
+	case TC_JSON_FAULT_EMPTY:
+	case TC_JSON_FAULT_SYNTAX:
+	case TC_JSON_FAULT_END:
+	case TC_JSON_FAULT_EXTRA:
+		break;
 	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
-/* Pre-scan of the raw bytes, before cJSON sees them: no NUL byte, valid
- * UTF-8, no "\u0000" escape (cJSON would silently cut the string there),
- * and nesting at most TC_JSON_DEPTH_MAX so cJSON's recursion stays
- * shallow. Syntax errors are left to cJSON. */
-static int json_prescan(const struct parse_ctx *c, const char *json, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)json;
-	size_t i = 0, depth = 0, n;
-	bool in_string = false;
-
-	while (i < len) {
-		if (s[i] == 0)
-			return perr(c, NULL, "NUL byte at byte %zu; a policy is JSON text", i);
-		if (s[i] >= 0x80) {
-			n = utf8_len(s + i, len - i);
-			if (!n)
-				return perr(c, NULL, "invalid UTF-8 at byte %zu", i);
-			i += n;
-			continue;
-		}
-		if (in_string) {
-			if (s[i] == '"')
-				in_string = false;
-			else if (s[i] == '\\' && i + 1 < len &&
-				 (s[i + 1] == '"' || s[i + 1] == '\\'))
-				i++;
-			else if (s[i] == '\\' && len - i >= 6 && !memcmp(s + i + 1, "u0000", 5))
-				return perr(c, NULL, "\\u0000 at byte %zu; strings cannot hold NUL",
-					    i);
-		} else if (s[i] == '"') {
-			in_string = true;
-		} else if (s[i] == '[' || s[i] == '{') {
-			if (++depth > TC_JSON_DEPTH_MAX)
-				return perr(c, NULL, "nesting deeper than %d levels at byte %zu",
-					    TC_JSON_DEPTH_MAX, i);
-		} else if ((s[i] == ']' || s[i] == '}') && depth) {
-			depth--;
-		}
-		i++;
-	}
-	return 0;
+	return perr(c, NULL, "invalid JSON near byte %zu (line %zu)", s.at, line);
 }
 
 /* Collect the members of an object whose keys are fixed: ret[i] is the
@@ -944,7 +925,7 @@ int tc_policy_parse(const char *json, size_t len, const char *origin, struct tc_
 	memset(ret, 0, sizeof(*ret));
 	if (len > TC_POLICY_FILE_MAX)
 		return perr(&c, NULL, "%zu bytes; a policy is at most %d", len, TC_POLICY_FILE_MAX);
-	r = json_prescan(&c, json, len);
+	r = json_scan(&c, json, len);
 	if (r < 0)
 		return r;
 	/* cJSON only ever parses a NUL-terminated copy (json need not be). */

@@ -105,6 +105,51 @@ static void test_invalid_json(void **state)
 	refused("1", "expected a JSON object at the top level, got 1");
 }
 
+/* json is refused with exactly the message want. */
+static void refused_exact(const char *json, const char *want)
+{
+	struct tc_policy p;
+	struct tc_error e = { 0 };
+
+	assert_int_equal(tc_policy_parse(json, strlen(json), ORIGIN, &p, &e), -EINVAL);
+	assert_string_equal(e.message, want);
+	assert_string_equal(e.stage, "policy");
+	assert_null(p.origin);
+}
+
+/* A policy passes the strict scanner a request passes (json.h), not only
+ * cJSON: what cJSON alone took is refused, naming the byte or key path. */
+static void test_strict_scan(void **state)
+{
+	/* a repeated key at any depth, named by its path, even where no
+	 * fixed-key object would have noticed (default_imports is free-form) */
+	refused_exact("{\"version\": 1, \"session\": {\"default_imports\": "
+		      "{\"np\": \"numpy\", \"np\": \"pandas\"}}}",
+		      ORIGIN ": session.default_imports.np: duplicate key");
+	refused_exact("{\"version\": 1, \"limits\": {\"pids\": 1, \"pids\": 2}}",
+		      ORIGIN ": limits.pids: duplicate key");
+	refused_exact("{\"version\": 1, \"binds\": [{\"host\": \"/a\"}, "
+		      "{\"host\": \"/b\", \"host\": \"/c\"}]}",
+		      ORIGIN ": binds[1].host: duplicate key");
+	/* escapes: a lone surrogate, and a key that holds a NUL */
+	refused_exact("{\"version\": 1, \"description\": \"\\ud800\"}",
+		      ORIGIN ": invalid JSON near byte 31 (line 1)");
+	refused_exact("{\"version\": 1, \"description\": \"\\ud800\\u0041\"}",
+		      ORIGIN ": invalid JSON near byte 31 (line 1)");
+	/* what cJSON took: a leading zero, a raw tab in a string, a form
+	 * feed as white space, a byte order mark */
+	refused_exact("{\"version\": 1, \"limits\": {\"pids\": 064}}",
+		      ORIGIN ": invalid JSON near byte 35 (line 1)");
+	refused_exact("{\"version\": 1, \"description\": \"a\tb\"}",
+		      ORIGIN ": invalid JSON near byte 32 (line 1)");
+	refused_exact("{\"version\": 1,\n\f\"description\": \"x\"}",
+		      ORIGIN ": invalid JSON near byte 15 (line 2)");
+	refused_exact("\xef\xbb\xbf{\"version\": 1}",
+		      ORIGIN ": invalid JSON near byte 0 (line 1): a byte order mark (save the "
+			     "file as UTF-8 without one)");
+	refused_exact("{\"version\": 1}\n\n]", ORIGIN ": invalid JSON near byte 16 (line 3)");
+}
+
 static void test_escaped_backslash_is_not_nul(void **state)
 {
 	struct tc_policy p;
@@ -1459,6 +1504,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_invalid_json),
+		cmocka_unit_test(test_strict_scan),
 		cmocka_unit_test(test_escaped_backslash_is_not_nul),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_too_big),
