@@ -2,7 +2,7 @@
 # "look". The planter leaves marks in /dev/shm and /tmp, locks a shared
 # rootfs file (the same host inode in every sandbox) as hard as it may, and
 # waits; the looker searches for the marks and probes the lock.
-import errno, fcntl, os, sys, time
+import errno, fcntl, os, time
 mode = os.environ["MODE"]
 target = "/usr/lib/python3.11/os.py"
 print("uid_map", open("/proc/self/uid_map").read().split()[:3], flush=True)

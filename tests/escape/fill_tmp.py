@@ -1,5 +1,5 @@
 # Fill /tmp (host memory, if tmpfs were unbounded) until the kernel says stop.
-import errno, os
+import errno
 n = 0
 chunk = b"\0" * 65536
 try:

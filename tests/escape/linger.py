@@ -1,6 +1,6 @@
 # Leave a daemon behind: double fork, setsid, ignore SIGHUP/SIGTERM, and exec a
 # long sleep whose command line carries a marker the host can pgrep for.
-import os, signal, sys
+import os, signal
 marker = os.environ["MARKER"]
 if os.fork() == 0:
     os.setsid()

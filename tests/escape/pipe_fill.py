@@ -8,7 +8,7 @@ held, pipes, grow = 0, [], "ok"
 while True:
     try:
         r, w = os.pipe()
-    except OSError as e:
+    except OSError:
         break
     pipes.append((r, w))
     try:

@@ -1,6 +1,6 @@
 # Reach the host through the sandbox init's /proc entries: its root, cwd,
 # exe and fds would be toolcell-side objects if they were visible.
-import errno, os, sys
+import errno, os
 for what in ("root", "cwd", "exe", "fd", "environ", "mem"):
     p = "/proc/1/" + what
     try:

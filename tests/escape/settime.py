@@ -1,5 +1,5 @@
 # Move the system clock (host-wide: there is no time namespace for CLOCK_REALTIME).
-import ctypes, time
+import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 class timespec(ctypes.Structure):
     _fields_ = [("sec", ctypes.c_long), ("nsec", ctypes.c_long)]

@@ -13,7 +13,7 @@ def fill(s):
         pass
     return n
 def round_(grow):
-    held, keep, answers = 0, [], set()
+    held, answers = 0, set()
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
     srv.listen(64)

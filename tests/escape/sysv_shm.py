@@ -1,7 +1,7 @@
 # Hold memory in detached System V shared memory: segments of 16 MiB,
 # touched and detached, up to 1 GiB. Prints how much the kernel held for us
 # at the end ("held N MiB") or the errno that stopped the first segment.
-import ctypes, errno, os
+import ctypes, errno
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
 IPC_PRIVATE, IPC_CREAT, SEG = 0, 0o1000, 16 << 20

@@ -1,5 +1,5 @@
 # Nested user namespace through raw clone(2) (x86_64 nr 56), not unshare.
-import ctypes, os, sys
+import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
 libc.syscall.restype = ctypes.c_long
 CLONE_NEWUSER, SIGCHLD = 0x10000000, 17

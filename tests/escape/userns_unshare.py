@@ -1,6 +1,6 @@
 # A nested user namespace gives full capabilities over a fresh namespace:
 # the classic first step of a kernel-attack chain.
-import ctypes, sys
+import ctypes
 libc = ctypes.CDLL(None, use_errno=True)
 CLONE_NEWUSER = 0x10000000
 r = libc.unshare(CLONE_NEWUSER)

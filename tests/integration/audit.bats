@@ -12,14 +12,7 @@ load helpers
 
 setup() {
 	tc_setup
-	BUILD=${TC_BUILD:-$(dirname "$TOOLCELL")}
-	S=$TC_TMP/site
-	mkdir -p "$S/etc"
-	cp "$TOOLCELL" "$S/toolcell"
-	cp -r "$BUILD/policies" "$S/policies"
-	ln -s "$(readlink -f "$BUILD/rootfs")" "$S/rootfs"
-	chmod -R a+rX "$S"
-	TC=$S/toolcell
+	tc_stage_site
 	SOCK=$TC_TMP/log.sock
 	LOG=$TC_TMP/log.txt
 	conf "audit_socket = $SOCK"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# tools/python/toolcell_client.py, the standard-library client for agent
+# tools/python/toolcell/client.py (also imported as toolcell_client, its
+# first name), the standard-library client for agent
 # frameworks: call() returns the `toolcell call` envelope as a dict, run()
 # returns exit code, stdout, stderr and the result record, Session speaks the
 # JSON lines of `toolcell session`. The tests are unittest scripts in
@@ -17,59 +18,39 @@ teardown() {
 	tc_teardown
 }
 
-# client_dir: the folder holding toolcell_client.py (the checkout's tools/python)
-client_dir() {
-	local c
-	for c in "${TC_SOURCE:+$TC_SOURCE/tools/python}" "$BATS_TEST_DIRNAME/../../tools/python"; do
-		if [ -n "$c" ] && [ -r "$c/toolcell_client.py" ]; then
-			echo "$c"
-			return 0
-		fi
-	done
-	return 1
-}
-
-# unittest_script NAME: run client/NAME; it must pass every test it has, skip none
-unittest_script() {
-	local dir
-	dir=$(client_dir) || tc_skip "tools/python/toolcell_client.py not found (set TC_SOURCE to the repository)"
-	# -B: nothing written into the checkout
-	TC_CLIENT_DIR="$dir" capture "$PY" -I -B "$BATS_TEST_DIRNAME/client/$1" -v
-	cat "$TC_TMP/stderr" >&2
-	[ "$status" -eq 0 ]
-	[ "$(tail -n 1 "$TC_TMP/stderr")" = OK ]
-	grep -Eq '^Ran [1-9][0-9]* tests? in ' "$TC_TMP/stderr"
-	! grep -q 'skipped' "$TC_TMP/stderr"
-}
-
 @test "client call(): envelopes as dicts, tool failures and limits as ok false, refusals and a missing binary raise" {
-	unittest_script test_call.py
+	tc_unittest "$BATS_TEST_DIRNAME/client/test_call.py"
 }
 
 @test "client run(): exit code, stdout, stderr and the record; refusals raise, a tool's own 125 does not" {
-	unittest_script test_run.py
+	tc_unittest "$BATS_TEST_DIRNAME/client/test_run.py"
 }
 
 @test "client Session: the JSON-lines protocol, and ToolcellRefused from a toolcell without 'session'" {
-	unittest_script test_session.py
+	tc_unittest "$BATS_TEST_DIRNAME/client/test_session.py"
 }
 
-@test "client: imports nothing outside Python's standard library" {
+@test "client: the package imports nothing outside Python's standard library and itself; toolcell_client is toolcell.client" {
 	local dir
-	dir=$(client_dir) || tc_skip "tools/python/toolcell_client.py not found (set TC_SOURCE to the repository)"
+	dir=$(tc_python_dir) || tc_skip "tools/python/toolcell not found (set TC_SOURCE to the repository)"
 	run "$PY" -I -B -c '
-import ast, sys
-tree = ast.parse(open(sys.argv[1]).read())
-names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}
-print(" ".join(sorted(names - set(sys.stdlib_module_names))))' "$dir/toolcell_client.py"
+import ast, glob, os, sys
+names = set()
+for f in glob.glob(os.path.join(sys.argv[1], "toolcell", "*.py")) + [os.path.join(sys.argv[1], "toolcell_client.py")]:
+    tree = ast.parse(open(f).read())
+    names |= {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}
+print(" ".join(sorted(names - set(sys.stdlib_module_names) - {"toolcell"})))
+sys.path.insert(0, sys.argv[1])
+import toolcell_client, toolcell.client
+print(toolcell_client is toolcell.client, toolcell_client.Session is toolcell.client.Session)' "$dir"
 	[ "$status" -eq 0 ]
-	[ "$output" = "" ]
+	[ "$output" = "$(printf '\nTrue True')" ]
 }
 
 @test "client Session against the real toolcell session: state, return_globals, timeout, state_lost, reset" {
 	local dir
-	dir=$(client_dir) || tc_skip "tools/python/toolcell_client.py not found (set TC_SOURCE to the repository)"
+	dir=$(tc_python_dir) || tc_skip "tools/python/toolcell not found (set TC_SOURCE to the repository)"
 	run env TOOLCELL="$TOOLCELL" "$PY" -I -B -c '
 import sys
 sys.path.insert(0, sys.argv[1])

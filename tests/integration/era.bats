@@ -27,56 +27,18 @@ load helpers
 setup() {
 	tc_setup
 	MARK="tc-era-$$-$BATS_TEST_NUMBER-$RANDOM"
-	ERA=$(script_path era-wrapper) || tc_skip "tools/era-wrapper not found (set TC_SOURCE to the repository)"
+	ERA=$(tc_script era-wrapper) || tc_skip "tools/era-wrapper not found (set TC_SOURCE to the repository)"
 	PIDS=()
 }
 
 teardown() {
-	local p
-	for p in "${PIDS[@]}"; do
-		kill -KILL "$p" 2>/dev/null || true
-	done
+	tc_kill_pids
 	tc_teardown
-}
-
-# script_path NAME: the script under test, from the source tree, else
-# beside the binary (the build tree and the unprivileged stage have it)
-script_path() {
-	local c
-	for c in "${TC_SOURCE:+$TC_SOURCE/tools/$1}" "$BATS_TEST_DIRNAME/../../tools/$1" \
-		"$(dirname "$TOOLCELL")/$1"; do
-		if [ -n "$c" ] && [ -r "$c" ]; then
-			echo "$c"
-			return 0
-		fi
-	done
-	return 1
 }
 
 # era ARGS...: era-wrapper --language python --network none ARGS..., captured
 era() {
 	capture "$ERA" --language python --network none "$@"
-}
-
-# gone MARK: succeed once no process has MARK in its command line (5 s)
-gone() {
-	local i
-	for i in $(seq 50); do
-		pgrep -f "$1" >/dev/null || return 0
-		sleep 0.1
-	done
-	pgrep -fa "$1" >&2
-	return 1
-}
-
-# wait_for FILE TEXT: until FILE holds TEXT (10 s)
-wait_for() {
-	local i
-	for i in $(seq 100); do
-		grep -qs "$2" "$1" && return 0
-		sleep 0.1
-	done
-	return 1
 }
 
 # ================================================================ era-wrapper: the CLI contract
@@ -281,7 +243,7 @@ EOF
 	chmod 755 "$TC_TMP/bin/era-wrapper"
 	capture env -u TOOLCELL PATH=/usr/bin:/bin "$TC_TMP/bin/era-wrapper" --help
 	[ "$status" -eq 125 ]
-	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: cannot find its package: no toolcell/era.py beside $TC_TMP/bin (python/, ../share/toolcell/python or ../../share/toolcell/python; install it with toolcell)" ]
+	[ "$(cat "$TC_TMP/stderr")" = "era-wrapper: cannot find its package: no toolcell/era.py beside $TC_TMP/bin (python/, ../share/toolcell/python, ../../share/toolcell/python or ../../lib/python3/dist-packages; install it with toolcell)" ]
 	mkdir -p "$TC_TMP/share/toolcell/python"
 	cp -r "$(dirname "$(readlink -f "$ERA")")/python/toolcell" "$TC_TMP/share/toolcell/python/" 2>/dev/null ||
 		cp -r "$BATS_TEST_DIRNAME/../../tools/python/toolcell" "$TC_TMP/share/toolcell/python/"
@@ -380,10 +342,10 @@ json.dump(p, open(sys.argv[2], "w"))' "$(dirname "$TOOLCELL")/policies/default.j
 		--cmd "python3 -c 'import os, time; os.fork(); print(\"ready\", flush=True); time.sleep(60)' $MARK" \
 		>"$TC_TMP/out" 2>&1 3>&- &
 	PIDS+=($!)
-	wait_for "$TC_TMP/out" ready
+	tc_wait_for "$TC_TMP/out" ready
 	[ "$(pgrep -f "$MARK" | wc -l)" -ge 3 ] # toolcell (the wrapper, exec'd), its init, python3 twice
 	kill -KILL "${PIDS[0]}"
-	gone "$MARK"
+	tc_gone "$MARK"
 }
 
 @test "era-wrapper: SIGTERM to the wrapper ends the sandbox and then the wrapper with 143" {
@@ -391,10 +353,10 @@ json.dump(p, open(sys.argv[2], "w"))' "$(dirname "$TOOLCELL")/policies/default.j
 		--cmd "python3 -c 'import time; print(\"ready\", flush=True); time.sleep(60)' $MARK" \
 		>"$TC_TMP/out" 2>"$TC_TMP/err" 3>&- &
 	PIDS+=($!)
-	wait_for "$TC_TMP/out" ready
+	tc_wait_for "$TC_TMP/out" ready
 	kill -TERM "${PIDS[0]}"
 	rc=0
 	wait "${PIDS[0]}" || rc=$?
 	[ "$rc" -eq 143 ]
-	gone "$MARK"
+	tc_gone "$MARK"
 }

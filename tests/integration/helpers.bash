@@ -84,3 +84,96 @@ tc_skip() {
 	fi
 	skip "$*"
 }
+
+# tc_script NAME: a front end's entry point, tools/NAME, from the source
+# tree, else beside the binary (the build tree and the unprivileged stage)
+tc_script() {
+	local c
+	for c in "${TC_SOURCE:+$TC_SOURCE/tools/$1}" "$BATS_TEST_DIRNAME/../../tools/$1" \
+		"$(dirname "$TOOLCELL")/$1"; do
+		if [ -n "$c" ] && [ -r "$c" ]; then
+			echo "$c"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# tc_python_dir: the folder holding the Python package toolcell and the
+# client's first name, toolcell_client.py: tools/python in the source tree,
+# else python/ beside the binary (the build tree and the unprivileged stage)
+tc_python_dir() {
+	local c
+	for c in "${TC_SOURCE:+$TC_SOURCE/tools/python}" "$BATS_TEST_DIRNAME/../../tools/python" \
+		"$(dirname "$TOOLCELL")/python"; do
+		if [ -n "$c" ] && [ -r "$c/toolcell/client.py" ] && [ -r "$c/toolcell_client.py" ]; then
+			echo "$c"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# tc_unittest SCRIPT [COUNT]: run the unittest script SCRIPT (a path) with
+# /usr/bin/python3 -I -B (nothing written into the checkout) against the
+# package in tc_python_dir (as TC_CLIENT_DIR); it must pass every test it
+# has (exactly COUNT of them when given) and skip none
+tc_unittest() {
+	local dir
+	dir=$(tc_python_dir) || tc_skip "tools/python/toolcell not found (set TC_SOURCE to the repository)"
+	TC_CLIENT_DIR="$dir" capture "$PY" -I -B "$1" -v
+	cat "$TC_TMP/stderr" >&2
+	[ "$status" -eq 0 ]
+	[ "$(tail -n 1 "$TC_TMP/stderr")" = OK ]
+	if [ -n "${2:-}" ]; then
+		grep -q "^Ran $2 tests in " "$TC_TMP/stderr"
+	else
+		grep -Eq '^Ran [1-9][0-9]* tests? in ' "$TC_TMP/stderr"
+	fi
+	! grep -q 'skipped' "$TC_TMP/stderr"
+}
+
+# tc_kill_pids: SIGKILL each pid in the array PIDS (what a test started in
+# the background and may have left running when it failed)
+tc_kill_pids() {
+	local p
+	for p in "${PIDS[@]}"; do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+}
+
+# tc_stage_site: a build-tree layout of the test's own in $S ($TC_TMP/site):
+# the binary, the build's policies, a link to its rootfs and an empty etc/
+# (the site folder's toolcell.conf goes there); TC is the staged binary
+tc_stage_site() {
+	local build=${TC_BUILD:-$(dirname "$TOOLCELL")}
+	S=$TC_TMP/site
+	mkdir -p "$S/etc"
+	cp "$TOOLCELL" "$S/toolcell"
+	cp -r "$build/policies" "$S/policies"
+	ln -s "$(readlink -f "$build/rootfs")" "$S/rootfs"
+	chmod -R a+rX "$S"
+	TC=$S/toolcell
+}
+
+# tc_gone MARK: succeed once no process has MARK (unique to the test) in its
+# command line (5 s)
+tc_gone() {
+	local i
+	for i in $(seq 50); do
+		pgrep -f "$1" >/dev/null || return 0
+		sleep 0.1
+	done
+	pgrep -fa "$1" >&2
+	return 1
+}
+
+# tc_wait_for FILE TEXT: until FILE holds TEXT (10 s)
+tc_wait_for() {
+	local i
+	for i in $(seq 100); do
+		grep -qs "$2" "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Rustic AI's PythonExecExecutor through toolcell session (CLIENTS.md 003):
 # rustic's own stateful assertions, its removed DockerExecutor's and the
-# document's execute() shape, replayed through tools/python/toolcell_client.py
+# document's execute() shape, replayed through the client, tools/python/toolcell/client.py
 # (rustic/test_rustic.py), plus the wire facts a framework meets on day one:
 # rustic's 60-second default timeout is clamped, import lists per session
 # within the policy's ceiling, and a default import that is not there.
@@ -16,26 +16,8 @@ teardown() {
 	tc_teardown
 }
 
-client_dir() {
-	local c
-	for c in "${TC_SOURCE:+$TC_SOURCE/tools/python}" "$BATS_TEST_DIRNAME/../../tools/python"; do
-		if [ -n "$c" ] && [ -r "$c/toolcell_client.py" ]; then
-			echo "$c"
-			return 0
-		fi
-	done
-	return 1
-}
-
 @test "rustic's own assertions, the DockerExecutor's and the document's, through the client" {
-	local dir
-	dir=$(client_dir) || tc_skip "tools/python/toolcell_client.py not found (set TC_SOURCE to the repository)"
-	TC_CLIENT_DIR="$dir" capture "$PY" -I -B "$BATS_TEST_DIRNAME/rustic/test_rustic.py" -v
-	cat "$TC_TMP/stderr" >&2
-	[ "$status" -eq 0 ]
-	[ "$(tail -n 1 "$TC_TMP/stderr")" = OK ]
-	grep -q '^Ran 20 tests' "$TC_TMP/stderr"
-	[ "$(grep -c skipped "$TC_TMP/stderr")" = 0 ]
+	tc_unittest "$BATS_TEST_DIRNAME/rustic/test_rustic.py" 20
 }
 
 @test "wire: rustic's timeout_s 60 over a 3-second session is clamped and said, not refused" {

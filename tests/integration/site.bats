@@ -11,15 +11,8 @@ load helpers
 
 setup() {
 	tc_setup
-	BUILD=${TC_BUILD:-$(dirname "$TOOLCELL")}
-	# a build-tree layout of our own: binary, policies, rootfs, etc/
-	S=$TC_TMP/site
-	mkdir -p "$S/etc/policies"
-	cp "$TOOLCELL" "$S/toolcell"
-	cp -r "$BUILD/policies" "$S/policies"
-	ln -s "$(readlink -f "$BUILD/rootfs")" "$S/rootfs"
-	chmod -R a+rX "$S"
-	TC=$S/toolcell
+	tc_stage_site # a build-tree layout of our own: binary, policies, rootfs, etc/
+	mkdir -m 755 "$S/etc/policies"
 }
 
 teardown() {

@@ -18,40 +18,15 @@ load helpers
 setup() {
 	tc_setup
 	MARK="tc-tg-$$-$BATS_TEST_NUMBER-$RANDOM"
-	EXEC=$(script_path toolcell-tool-exec) || tc_skip "tools/toolcell-tool-exec not found (set TC_SOURCE)"
+	EXEC=$(tc_script toolcell-tool-exec) || tc_skip "tools/toolcell-tool-exec not found (set TC_SOURCE)"
 	mkdir -m 755 "$TC_TMP/req" "$TC_TMP/res" "$TC_TMP/tmp"
 	export TMPDIR="$TC_TMP/tmp"
 	PIDS=()
 }
 
 teardown() {
-	local p
-	for p in "${PIDS[@]}"; do
-		kill -KILL "$p" 2>/dev/null || true
-	done
+	tc_kill_pids
 	tc_teardown
-}
-
-# script_path NAME: the script under test, from the source tree, else
-# beside the binary (the build tree and the unprivileged stage have it)
-script_path() {
-	local c
-	for c in "${TC_SOURCE:+$TC_SOURCE/tools/$1}" "$BATS_TEST_DIRNAME/../../tools/$1" \
-		"$(dirname "$TOOLCELL")/$1"; do
-		if [ -n "$c" ] && [ -r "$c" ]; then
-			echo "$c"
-			return 0
-		fi
-	done
-	return 1
-}
-
-# package_dir: the folder holding the toolcell package the runner uses
-package_dir() {
-	local d
-	d="$(dirname "$(readlink -f "$EXEC")")"
-	[ -d "$d/python/toolcell" ] && echo "$d/python" && return
-	echo "$d/../share/toolcell/python"
 }
 
 # inputs: data.csv in $TC_TMP/req; $SHA its sha256
@@ -192,27 +167,6 @@ assert os.path.basename(path) == rid + ".md"
 assert fm["stdout_sha256"] == hashlib.sha256(open(os.path.join(d, rid + ".stdout.txt"), "rb").read()).hexdigest()
 assert fm["stderr_sha256"] == hashlib.sha256(open(os.path.join(d, rid + ".stderr.txt"), "rb").read()).hexdigest()
 ' "$RESULT"
-}
-
-# gone MARK: succeed once no process has MARK in its command line (5 s)
-gone() {
-	local i
-	for i in $(seq 50); do
-		pgrep -f "$1" >/dev/null || return 0
-		sleep 0.1
-	done
-	pgrep -fa "$1" >&2
-	return 1
-}
-
-# wait_for FILE TEXT: until FILE holds TEXT (10 s)
-wait_for() {
-	local i
-	for i in $(seq 100); do
-		grep -qs "$2" "$1" && return 0
-		sleep 0.1
-	done
-	return 1
 }
 
 # nothing_left: no private folder and no file in the results folder
@@ -546,7 +500,7 @@ for i in range(20000):
         os.symlink("/etc/passwd", "l")
 os.chmod(".", 0o500)
 ' "$TC_TMP/deep"
-	PYTHONPATH="$(package_dir)" "$PY" -I -c '
+	PYTHONPATH="$(tc_python_dir)" "$PY" -I -c '
 import os, resource, sys
 sys.path.insert(0, os.environ["PYTHONPATH"])
 from toolcell.tool_exec import remove_tree
@@ -565,9 +519,9 @@ assert remove_tree(fd, "deep") is True
 	request TR-18.md "s/^python3 -c .*/python3 -c \"import time; print('ready', flush=True); time.sleep(60)\" $MARK/"
 	"$EXEC" --request "$TC_TMP/req/TR-18.md" --results-dir "$TC_TMP/res" >"$TC_TMP/out" 2>&1 &
 	PIDS+=($!)
-	wait_for "$TC_TMP/res"/TS-*.stdout.txt ready || { local f; for f in "$TC_TMP/res"/*.stdout.txt; do wait_for "$f" ready; done; }
+	tc_wait_for "$TC_TMP/res"/TS-*.stdout.txt ready || { local f; for f in "$TC_TMP/res"/*.stdout.txt; do tc_wait_for "$f" ready; done; }
 	kill -KILL "${PIDS[0]}"
-	gone "$MARK"
+	tc_gone "$MARK"
 	local i
 	for i in $(seq 100); do
 		[ -z "$(ls -A "$TC_TMP/tmp")" ] && [ -z "$(ls -A "$TC_TMP/res")" ] && break
@@ -590,7 +544,7 @@ assert remove_tree(fd, "deep") is True
 	wait "${PIDS[0]}" || rc=$?
 	[ "$rc" -eq 3 ]
 	[ "$(cat "$TC_TMP/err")" = "ERROR: interrupted by signal 15" ]
-	gone "$MARK"
+	tc_gone "$MARK"
 	nothing_left
 }
 
@@ -598,7 +552,7 @@ assert remove_tree(fd, "deep") is True
 
 @test "tool-exec: the request parser survives 3,000 random mutations of a valid request: errors or a request, never an exception" {
 	request TR-20.md
-	PYTHONPATH="$(package_dir)" "$PY" -I - "$TC_TMP/req/TR-20.md" <<'EOF'
+	PYTHONPATH="$(tc_python_dir)" "$PY" -I - "$TC_TMP/req/TR-20.md" <<'EOF'
 import os, random, sys
 sys.path.insert(0, os.environ["PYTHONPATH"])
 from toolcell import threegate

@@ -2,7 +2,6 @@
 TCP (IPv4 and IPv6), UDP, UNIX stream/datagram/seqpacket, abstract names,
 fd passing, peer credentials, socket options; name lookup of localhost;
 a connection off the machine fails promptly with an OSError."""
-import errno
 import os
 import socket
 import struct

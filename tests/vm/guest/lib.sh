@@ -162,6 +162,24 @@ assert_key() {
 	assert_eq "$(jget "$1" "$2" || echo '(missing)')" "$3" "$2"
 }
 
+# The memory bomb (python3 -c "$MEMORY_BOMB"): one more MiB at a time until
+# a limit ends it
+# shellcheck disable=SC2034 # for the tests
+MEMORY_BOMB='
+b = []
+while True:
+    b.append(bytearray(b"x") * (1 << 20))'
+
+# assert_oom_killed RECORD: the last run (TC_RC) was ended by the kernel's
+# OOM killer under a cgroup memory limit: exit 137, SIGKILL, status
+# memory_limit from the kernel's word (not inferred)
+assert_oom_killed() {
+	assert_eq "$TC_RC" 137 "exit status (128 + SIGKILL)"
+	assert_key "$1" status memory_limit
+	assert_key "$1" status_inferred false
+	assert_key "$1" signal_name SIGKILL
+}
+
 # run CMD [ARGS...]: run a command; its stdout is kept in TC_OUT and the
 # file $TC_W/stdout, its exit status in TC_RC. Prints the command, its
 # stderr and its status, for the failure report.

@@ -4,11 +4,14 @@ section 3, "Compatibility front ends"). It splits --cmd into words the way
 a POSIX shell would, without ever running a shell, refuses whatever a
 shell would have interpreted, and then execs `toolcell run` (one toolcell
 call per run: the policy's ceilings, the record and the signals are
-toolcell's own work). tool_exec shares split_command, the limit parsers
-and find_toolcell. Imports: os and sys only (start-up time)."""
+toolcell's own work). ThreeGate's ## Command is an ERA command line:
+threegate and tool_exec share split_command, the limit parsers and the
+option parser. Finding toolcell and its options are binary's. Imports: os
+and binary only (start-up time)."""
 
 import os
-import sys
+
+from toolcell import binary
 
 PROG = "era-wrapper"
 
@@ -32,7 +35,7 @@ CPUS_MIN = 0.01
 TOOLCELL_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 EXIT_REFUSED = 2
-TOOLCELL_FAILED = 125  # what toolcell exits with when it refused or failed
+TOOLCELL_FAILED = binary.REFUSED  # what toolcell exits with when it refused or failed
 
 USAGE = (
     "usage: era-wrapper --language python --cmd CMD --network none\n"
@@ -326,43 +329,21 @@ def parse_mem(value, name):
     return int(text)
 
 
+# ---------------------------------------------------------------- toolcell's options
+
+
 def limit_options(timeout=None, cpus=None, mem_mib=None):
     """toolcell options for the limits that are set."""
-    out = []
-    if timeout is not None:
-        out += ["--timeout", timeout]
-    if cpus is not None:
-        out += ["--cpus", cpus]
-    if mem_mib is not None:
-        out += ["--memory", "%dM" % mem_mib]
-    return out
-
-
-# ---------------------------------------------------------------- finding toolcell
-
-
-def _executable(p):
-    return os.path.isfile(p) and os.access(p, os.X_OK)
+    memory = "%dM" % mem_mib if mem_mib is not None else None
+    return binary.options({"timeout": timeout, "cpus": cpus, "memory": memory}, "run")
 
 
 def find_toolcell(script):
     """$TOOLCELL, else toolcell beside script's real path, else on PATH."""
-    env = os.environ.get("TOOLCELL")
-    if env:
-        if not _executable(env):
-            raise Failed("TOOLCELL=%s is not an executable file" % env)
-        return os.path.abspath(env)
-    beside = os.path.join(os.path.dirname(os.path.realpath(script)), "toolcell")
-    if _executable(beside):
-        return beside
-    for d in os.environ.get("PATH", "").split(os.pathsep):
-        p = os.path.join(d or ".", "toolcell")
-        if _executable(p):
-            return os.path.abspath(p)
-    raise Failed(
-        "cannot find toolcell: not beside %s and not on PATH (set TOOLCELL to the "
-        "binary)" % os.path.realpath(script)
-    )
+    try:
+        return binary.find(script=script)
+    except binary.NotFound as e:
+        raise Failed(str(e)) from None
 
 
 def base_options():

@@ -169,7 +169,7 @@ def _flow_list(text, line, errs):
     if not body.endswith("]"):
         errs.add(line, "a [list] must close on its own line")
         return None
-    items, cur, quote, i = [], [], None, 1
+    items, cur, quote = [], [], None
     inner = body[1:-1]
     for c in inner:
         if quote:

@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from toolcell import threegate
+from toolcell import binary, threegate
 from toolcell.era import Failed, Refused, base_options, find_toolcell, limit_options
 from toolcell.era import parse_options, sandbox_argv, shown
 
@@ -476,33 +476,20 @@ def run_toolcell(argv, fds, reaper):
 
 
 def read_record(fd):
-    """toolcell's result record (a dict), or None. _json's C scanner, not
-    json: json imports re, and re costs more than all the rest of a start."""
+    """toolcell's result record in fd (a dict), or None."""
     size = os.fstat(fd).st_size
-    if size == 0 or size > RECORD_MAX:
+    if size > RECORD_MAX:
         return None
-    data = os.pread(fd, size, 0).decode("utf-8", "replace")
     try:
-        import _json
-
-        class _Ctx:
-            strict, object_hook, object_pairs_hook = True, None, None
-            parse_float, parse_int, parse_constant, memo = float, int, None, {}
-
-        doc, end = _json.make_scanner(_Ctx())(data, data.find("{"))
-    except Exception:
+        return binary.parse_record(os.pread(fd, size, 0))
+    except ValueError:
         return None
-    return doc if isinstance(doc, dict) and "status" in doc else None
 
 
 def toolcell_reason(fd):
     """toolcell's last line on the captured stderr."""
     size = os.fstat(fd).st_size
-    tail = os.pread(fd, STDERR_TAIL, max(0, size - STDERR_TAIL))
-    for line in reversed(tail.decode("utf-8", "replace").splitlines()):
-        if line.startswith("toolcell: "):
-            return line[len("toolcell: ") :]
-    return None
+    return binary.last_diagnostic(os.pread(fd, STDERR_TAIL, max(0, size - STDERR_TAIL)))
 
 
 # ---------------------------------------------------------------- one run
