@@ -67,27 +67,39 @@ static int name_blocker(const char *path, struct tc_error *err)
 	return tc_error_errno(err, "mount", EACCES, "cannot bind %s", path);
 }
 
+/* A symbolic link in the path (or at its end, last): refused, saying where
+ * it leads. */
+static int refuse_link(const char *path, bool last, struct tc_error *err)
+{
+	char resolved[PATH_MAX];
+
+	if (!realpath(path, resolved))
+		snprintf(resolved, sizeof(resolved), "nowhere");
+	return tc_error_set(err, "mount", ELOOP,
+			    "refusing to bind %s: %s %s); name the real path if that is meant",
+			    path,
+			    last ? "it is a symbolic link (to"
+				 : "its path has a symbolic link in it (it leads to",
+			    resolved);
+}
+
 int tc_bindsrc_open(const char *path, int *ret_fd, struct stat *ret_st, struct tc_error *err)
 {
 	_cleanup_close_ int fd = -1;
-	char resolved[PATH_MAX];
 	int mode;
 
 	fd = open_nofollow(AT_FDCWD, path, O_PATH, 0);
-	if (fd < 0 && errno == ELOOP) {
-		if (!realpath(path, resolved))
-			snprintf(resolved, sizeof(resolved), "nowhere");
-		return tc_error_set(err, "mount", ELOOP,
-				    "refusing to bind %s: its path has a symbolic link in it (it "
-				    "leads to %s); name the real path if that is meant",
-				    path, resolved);
-	}
+	if (fd < 0 && errno == ELOOP)
+		return refuse_link(path, false, err);
 	if (fd < 0 && errno == EACCES)
 		return name_blocker(path, err);
 	if (fd < 0)
 		return tc_error_errno(err, "mount", errno, "cannot bind %s", path);
 	if (fstat(fd, ret_st) < 0)
 		return tc_error_errno(err, "mount", errno, "cannot bind %s", path);
+	/* O_PATH | O_NOFOLLOW opened a link at the end of the path itself */
+	if (S_ISLNK(ret_st->st_mode))
+		return refuse_link(path, true, err);
 	mode = S_ISDIR(ret_st->st_mode) ? R_OK | X_OK : R_OK;
 	/* the caller's effective ids, as the kernel checks an open */
 	if ((S_ISDIR(ret_st->st_mode) || S_ISREG(ret_st->st_mode)) &&
@@ -226,25 +238,9 @@ int tc_bindsrc_check_mounts(const char *mountinfo, const char *path, bool is_dir
 }
 
 struct scan {
-	char **queue; /* relative paths of directories still to read */
-	size_t head, n, cap;
+	struct tc_pathq dirs; /* relative paths of directories still to read */
 	size_t entries;
 };
-
-static int scan_push(struct scan *s, const char *rel)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		char **q = realloc(s->queue, cap * sizeof(*q));
-
-		if (!q)
-			return -ENOMEM;
-		s->queue = q;
-		s->cap = cap;
-	}
-	s->queue[s->n] = strdup(rel);
-	return s->queue[s->n++] ? 0 : -ENOMEM;
-}
 
 static int depth_of(const char *rel)
 {
@@ -294,7 +290,8 @@ static int scan_dir(struct scan *s, int root, const char *rel, char *ret_name, s
 			snprintf(ret_name, size, "%s", child + 2); /* past "./" */
 			r = 1;
 		} else if (type == DT_DIR) {
-			r = depth_of(child) > TC_BIND_SCAN_DEPTH ? -ELOOP : scan_push(s, child);
+			r = depth_of(child) > TC_BIND_SCAN_DEPTH ? -ELOOP
+								 : tc_pathq_push(&s->dirs, child);
 		}
 	}
 	closedir(d);
@@ -305,15 +302,13 @@ int tc_bindsrc_check_sockets(int dir_fd, const char *path, struct tc_error *err)
 {
 	struct scan s = { 0 };
 	char name[PATH_MAX];
-	int r = scan_push(&s, ".");
+	int r = tc_pathq_push(&s.dirs, ".");
 
-	while (r == 0 && s.head < s.n) {
-		r = scan_dir(&s, dir_fd, s.queue[s.head], name, sizeof(name));
-		s.head++;
+	while (r == 0 && s.dirs.head < s.dirs.n) {
+		r = scan_dir(&s, dir_fd, s.dirs.v[s.dirs.head], name, sizeof(name));
+		s.dirs.head++;
 	}
-	for (size_t i = 0; i < s.n; i++)
-		free(s.queue[i]);
-	free(s.queue);
+	tc_pathq_free(&s.dirs);
 	if (r == 1)
 		return tc_error_set(err, "mount", EPERM,
 				    "refusing to bind %s: it holds a socket, %s/%s, which the tool "

@@ -463,16 +463,6 @@ int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *e
 		*ret_is_dir = S_ISDIR(st.st_mode);
 		return 0;
 	}
-	if (S_ISLNK(st.st_mode)) {
-		char target[PATH_MAX];
-
-		if (!realpath(path, target))
-			snprintf(target, sizeof(target), "nowhere");
-		return tc_error_set(err, "mount", ELOOP,
-				    "refusing to bind %s: it is a symbolic link (to %s); name the "
-				    "real path if that is meant",
-				    path, target);
-	}
 	return tc_error_set(err, "mount", EPERM,
 			    "refusing to bind %s: only directories and regular files may be bound "
 			    "(it is a %s)",

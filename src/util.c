@@ -127,3 +127,26 @@ uint64_t tc_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+int tc_pathq_push(struct tc_pathq *q, const char *s)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 64;
+		char **v = realloc(q->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		q->v = v;
+		q->cap = cap;
+	}
+	q->v[q->n] = strdup(s);
+	return q->v[q->n++] ? 0 : -ENOMEM;
+}
+
+void tc_pathq_free(struct tc_pathq *q)
+{
+	for (size_t i = 0; i < q->n; i++)
+		free(q->v[i]);
+	free(q->v);
+	memset(q, 0, sizeof(*q));
+}

@@ -67,6 +67,17 @@ int tc_write_file(const char *path, const char *s);
 /* Monotonic clock in nanoseconds. */
 uint64_t tc_now_ns(void);
 
+/* A queue of strings (copies): the relative paths still to visit in a
+ * breadth-first walk of a tree, which never recurses. */
+struct tc_pathq {
+	char **v;
+	size_t head, n, cap;
+};
+
+/* Append a copy of s: 0 or -ENOMEM. */
+int tc_pathq_push(struct tc_pathq *q, const char *s);
+void tc_pathq_free(struct tc_pathq *q);
+
 /* true when s starts with prefix. */
 static inline bool tc_startswith(const char *s, const char *prefix)
 {

@@ -158,8 +158,7 @@ static int copy_bytes(int from, int to, uint64_t *ret_bytes)
 }
 
 struct walk {
-	char **queue;
-	size_t head, n, cap;
+	struct tc_pathq dirs; /* the layer's folders still to apply */
 	uint64_t budget;
 	int root; /* the host folder: every temporary file is written here */
 };
@@ -235,17 +234,7 @@ static int walk_push(struct walk *w, const char *rel, const char *name)
 	if (snprintf(path, sizeof(path), "%s%s%s", rel ? rel : "", rel ? "/" : "", name) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-		char **q = realloc(w->queue, cap * sizeof(*q));
-
-		if (!q)
-			return -ENOMEM;
-		w->queue = q;
-		w->cap = cap;
-	}
-	w->queue[w->n] = strdup(path);
-	return w->queue[w->n++] ? 0 : -ENOMEM;
+	return tc_pathq_push(&w->dirs, path);
 }
 
 /* One entry of a layer folder onto the matching host folder. */
@@ -362,11 +351,9 @@ int tc_workspace_apply(int layer_fd, const char *host, dev_t dev, ino_t ino,
 	w.root = root;
 	if (walk_push(&w, NULL, ".") < 0)
 		return -ENOMEM;
-	for (; w.head < w.n; w.head++)
-		apply_level(&w, up, root, w.queue[w.head], st);
-	for (size_t i = 0; i < w.n; i++)
-		free(w.queue[i]);
-	free(w.queue);
+	for (; w.dirs.head < w.dirs.n; w.dirs.head++)
+		apply_level(&w, up, root, w.dirs.v[w.dirs.head], st);
+	tc_pathq_free(&w.dirs);
 	st->applied = true;
 	return 0;
 }
