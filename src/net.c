@@ -2,14 +2,11 @@
  * interface exists there, so the tool has no route off the machine and
  * cannot reach the host's own loopback either. */
 #include <fcntl.h>
-#include <linux/netlink.h>
 #include <net/if.h>
-#include <netlink/netlink.h>
-#include <netlink/route/link.h>
-#include <netlink/socket.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 
@@ -17,33 +14,21 @@
 #include "net.h"
 #include "util.h"
 
+/* Two ioctls on a socket of the new namespace (no netlink library to load
+ * at every start: one flag on one interface is all toolcell sets). */
 static int lo_up(struct tc_error *err)
 {
-	struct nl_sock *sk = nl_socket_alloc();
-	struct rtnl_link *lo = NULL, *change = NULL;
-	int r;
+	struct ifreq ifr = { .ifr_name = "lo" };
+	_cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-	if (!sk)
-		return tc_error_set(err, "net", ENOMEM, "cannot allocate a netlink socket");
-	r = nl_connect(sk, NETLINK_ROUTE);
-	if (r >= 0)
-		r = rtnl_link_get_kernel(sk, 0, "lo", &lo);
-	if (r >= 0) {
-		change = rtnl_link_alloc();
-		if (!change) {
-			r = -NLE_NOMEM;
-		} else {
-			rtnl_link_set_flags(change, IFF_UP);
-			r = rtnl_link_change(sk, lo, change, 0);
-		}
-	}
-	rtnl_link_put(change);
-	rtnl_link_put(lo);
-	nl_socket_free(sk);
-	if (r < 0)
-		return tc_error_set(err, "net", EIO,
-				    "cannot bring up lo in the sandbox's network namespace: %s",
-				    nl_geterror(r));
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		return tc_error_errno(
+			err, "net", errno,
+			"cannot read the flags of lo in the sandbox's network namespace");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		return tc_error_errno(err, "net", errno,
+				      "cannot bring up lo in the sandbox's network namespace");
 	return 0;
 }
 
