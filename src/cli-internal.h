@@ -28,6 +28,7 @@ enum cli_opt_id {
 	OPT_SCRIPT_DIR,
 	OPT_ALLOW_IMPORT,
 	OPT_DEFAULT_IMPORT,
+	OPT_SERVER,
 	OPT_HELP,
 	OPT_LIMIT, /* one of tc_limit_info[] */
 };

@@ -111,6 +111,12 @@ const struct tc_cli_opt tc_cli_opts[] = {
 	  "import MODULE as ALIAS before the first request\n"
 	  "(np=numpy); within session.max_imports. Repeatable",
 	  NULL, NULL, NULL, NULL },
+	{ "--server", "SOCKET", OPT_SERVER, VB(TC_VERB_CALL),
+	  "send the tool's source and the request to the\n"
+	  "'toolcell serve' listening on SOCKET, and print\n"
+	  "its answer's envelope; the server's policy and\n"
+	  "limits apply, not this command line's",
+	  NULL, NULL, NULL, NULL },
 	{ "--help", NULL, OPT_HELP, VB_SANDBOX | VB(TC_VERB_CHECK), "this text", NULL, NULL, NULL,
 	  NULL },
 };
@@ -681,6 +687,15 @@ static int opt_apply(struct cli_parse *p, const struct opt_match *m, const char 
 	case OPT_SCRIPT_DIR:
 		cli->script_dir = true;
 		return 0;
+	case OPT_SERVER:
+		r = once(p, n, cli->server);
+		if (r >= 0 && value[0] != '/')
+			r = tc_error_set(
+				p->err, STAGE, EINVAL,
+				"--server expects the server's socket as an absolute path");
+		if (r >= 0)
+			cli->server = value;
+		return r;
 	case OPT_ALLOW_IMPORT:
 	case OPT_DEFAULT_IMPORT: {
 		/* checked against the policy's session.max_imports later */

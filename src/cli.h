@@ -30,7 +30,8 @@ struct tc_cli {
 	const char *result_path; /* --result FILE, or NULL */
 	int result_fd;		 /* --result-fd N, or -1 */
 	bool quiet, verbose;
-	bool script_dir; /* python: --script-dir, bind the script's folder read-only */
+	bool script_dir;    /* python: --script-dir, bind the script's folder read-only */
+	const char *server; /* call: --server SOCKET, or NULL (serve.h's client) */
 	/* run: the program and its arguments; python: python3's own command
 	 * line (everything after toolcell's options); call: argv[0] is TOOL.py;
 	 * policy check: argv[0] is FILE. Points into the caller's argv. */

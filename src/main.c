@@ -22,6 +22,7 @@
 #include "toolcell/record.h"
 #include "rootfs.h"
 #include "toolcell/sandbox.h"
+#include "serve.h"
 #include "session.h"
 #include "site.h"
 #include "sha256.h"
@@ -1160,6 +1161,35 @@ _Noreturn static void verb_check(struct ctx *c)
 	exit(ok ? 0 : EXIT_TOOLCELL);
 }
 
+/* `toolcell serve`: its own command line (serve-cli.c), this policy and
+ * rootfs, then the server's loop (serve.c) until it drains. */
+static int verb_serve(struct ctx *c, int argc, char **argv)
+{
+	struct tc_serve_options opt;
+	struct tc_serve_setup setup = { .harness = "/usr/lib/toolcell/serve.pyc" };
+	struct tc_error e = { 0 };
+	bool help;
+
+	if (tc_serve_cli_parse(argc, argv, &opt, &help, &e) < 0)
+		die(&e);
+	if (help) {
+		fputs(tc_serve_help(), stdout);
+		return 0;
+	}
+	c->cli.policy_path = opt.policy_path;
+	c->cli.verb = TC_VERB_RUN;
+	load_config(c);
+	tc_outcome_init(&c->out);
+	fill_provenance(c, NULL);
+	if (tc_serve_policy_parse(c->policy.serve_json, c->policy_path, &setup.policy, &e) < 0)
+		die(&e);
+	setup.cfg = &c->cfg;
+	setup.policy_path = c->policy_path;
+	memcpy(setup.policy_sha256, c->out.policy_sha256, sizeof(setup.policy_sha256));
+	memcpy(setup.rootfs_sha256, c->out.rootfs_sha256, sizeof(setup.rootfs_sha256));
+	return tc_serve_run(&opt, &setup);
+}
+
 int main(int argc, char **argv)
 {
 	struct ctx c = { 0 };
@@ -1177,11 +1207,15 @@ int main(int argc, char **argv)
 	/* its own small command line: it only starts the builder */
 	if (argc > 1 && !strcmp(argv[1], "rootfs"))
 		return tc_rootfs_build_main(argc, argv, exe_dir);
+	if (argc > 1 && !strcmp(argv[1], "serve"))
+		return verb_serve(&c, argc, argv);
 	if (tc_cli_parse(argc, argv, environ, &c.cli, &e) < 0) {
 		call_mode = c.cli.verb == TC_VERB_CALL;
 		die(&e);
 	}
 	call_mode = c.cli.verb == TC_VERB_CALL;
+	if (c.cli.verb == TC_VERB_CALL && c.cli.server)
+		return tc_serve_client_call(c.cli.server, c.cli.argv[0], TC_SERVE_CLIENT_MAX);
 	if (c.cli.verb == TC_VERB_RUN || c.cli.verb == TC_VERB_PYTHON ||
 	    c.cli.verb == TC_VERB_CALL || c.cli.verb == TC_VERB_SESSION) {
 		/* fail closed: a run without an id would leave no trace */

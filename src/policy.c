@@ -15,6 +15,7 @@
 #include "json.h"
 #include "policy-internal.h"
 #include "policy.h"
+#include "serve.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -63,16 +64,17 @@ enum top_key {
 	K_PROGRAMS,
 	K_WARN_ENV,
 	K_WORKSPACE_APPLY,
+	K_SERVE,
 	K__MAX
 };
 static const char *const top_keys[K__MAX] = {
-	"version",	  "description",   "network",
-	"hostname",	  "limits",	   "max",
-	"allow",	  "env",	   "pass_env",
-	"binds",	  "uid_range",	   "require",
-	"seccomp",	  "cgroup_parent", "session",
-	"rootfs",	  "programs",	   "warn_env_not_passed",
-	"workspace_apply"
+	"version",	   "description",   "network",
+	"hostname",	   "limits",	    "max",
+	"allow",	   "env",	    "pass_env",
+	"binds",	   "uid_range",	    "require",
+	"seccomp",	   "cgroup_parent", "session",
+	"rootfs",	   "programs",	    "warn_env_not_passed",
+	"workspace_apply", "serve"
 };
 static const char *const allow_keys[] = { "ro_bind",  "bind",	       "workspace", "env",
 					  "pass_env", "cgroup_parent", "rootfs" };
@@ -813,6 +815,19 @@ static int parse_programs(const struct parse_ctx *c, const cJSON *arr, struct tc
 
 /* "require": what the host must have. landlock is false, true (any ABI)
  * or the lowest ABI number. */
+/* "serve": checked by serve-proto.c's parser, kept as compact JSON. */
+static int parse_serve(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
+{
+	struct tc_serve_policy sp;
+	int r;
+
+	p->serve_json = cJSON_PrintUnformatted(obj);
+	if (!p->serve_json)
+		return oom(c->err);
+	r = tc_serve_policy_parse(p->serve_json, c->origin, &sp, c->err);
+	return r < 0 ? r : 0;
+}
+
 static int parse_require(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
 {
 	const cJSON *f[TC_ARRAY_SIZE(require_keys)];
@@ -908,6 +923,8 @@ static int policy_from_json(const struct parse_ctx *c, const cJSON *root, struct
 				      f[K_WORKSPACE_APPLY]);
 		p->workspace_on_success = !strcmp(v, "on_success");
 	}
+	if (f[K_SERVE] && (r = parse_serve(c, f[K_SERVE], p)) < 0)
+		return r;
 	return parse_seccomp(c, f[K_SECCOMP], p);
 }
 
@@ -1001,6 +1018,7 @@ void tc_policy_release(struct tc_policy *p)
 	free(p->hostname);
 	free(p->cgroup_parent);
 	cJSON_free(p->session_json);
+	cJSON_free(p->serve_json);
 	for (i = 0; i < p->n_programs && i < TC_MAX_PROGRAMS; i++)
 		free(p->programs[i]);
 	for (i = 0; i < p->n_allow_rootfs && i < TC_MAX_ROOTFS_CHOICES; i++)
@@ -1111,6 +1129,7 @@ static cJSON *rest_to_json(const struct tc_policy *p, cJSON *root)
 	    (p->cgroup_parent &&
 	     !json_add(root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))) ||
 	    (p->session_json && !json_add(root, "session", session_to_json(p))) ||
+	    (p->serve_json && !json_add(root, "serve", cJSON_Parse(p->serve_json))) ||
 	    !json_add(root, "rootfs",
 		      cJSON_CreateString(p->rootfs_name ? p->rootfs_name : "default")) ||
 	    !json_add(root, "workspace_apply",

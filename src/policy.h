@@ -35,6 +35,7 @@ struct tc_policy {
 	char *hostname;
 	char *cgroup_parent;	   /* "cgroup_parent", or NULL */
 	char *session_json;	   /* "session", compact JSON for the session harness, or NULL */
+	char *serve_json;	   /* "serve", compact JSON checked by tc_serve_policy_parse */
 	char *rootfs_name;	   /* "rootfs": a variant ("workspace", "data"), NULL: default */
 	bool workspace_on_success; /* "workspace_apply": "on_success" (else "always") */
 	char *programs[TC_MAX_PROGRAMS]; /* "programs": workspace mode; owned */

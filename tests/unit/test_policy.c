@@ -220,7 +220,7 @@ static void test_unknown_and_duplicate_keys(void **state)
 	refused("{\"version\": 1, \"colour\": 1}",
 		"policies/x.json: colour: unknown key (known: version, description, network, "
 		"hostname, limits, max, allow, env, pass_env, binds, uid_range, require, seccomp, "
-		"cgroup_parent, session, rootfs, programs, warn_env_not_passed, workspace_apply)");
+		"cgroup_parent, session, rootfs, programs, warn_env_not_passed, workspace_apply, serve)");
 	refused("{\"version\": 1, \"limits\": {\"colour\": 1}}",
 		"policies/x.json: limits.colour: unknown key (known: memory, cpus, pids, timeout, "
 		"cpu_time, tmp_size, tmp_inodes, shm_size, file_size, open_files, request_size, "

@@ -1,0 +1,160 @@
+"""toolcell's warm harness for `toolcell serve`: one pool entry.
+
+Invoked inside a fresh sandbox as
+
+    /usr/bin/python3 -I /usr/lib/toolcell/serve.pyc MODULE,MODULE,...
+
+It loads the `call` harness (harness.pyc, beside it) as a module, imports
+the listed modules (the policy's serve.preimport; one that cannot be
+imported is skipped), writes one line on stdout,
+
+    TOOLCELL-READY <CPU ms the warm-up used>\\n
+
+and blocks reading its stdin. Until then it has run only toolcell's code:
+no request has reached it. Then exactly one request frame arrives, and EOF:
+
+    b"%-4s %09d %08d\\n" % (kind, len(source), len(meta))   24 bytes
+    meta: JSON {"name": "tool.py", "argv": [...]}
+    source: the tool's or script's text (UTF-8)
+    the rest: call: the request (JSON, the tool's args); exec: the script's stdin
+
+kind "call": exactly what harness.py does for a tool file at /tool/NAME
+(run mode when it defines run() or default(), else script mode), except
+that the tool's module is made from the source text, never read from a
+file. kind "exec": the script runs as __main__ with sys.argv = [/tool/NAME]
++ argv, its stdin the rest of ours, as python3 would run it. The entry is
+never used again: toolcell ends the sandbox with its PID namespace. The
+exit is quick: threads joined, atexit handlers run and stdio flushed as a
+normal exit does, then os._exit (module teardown would cost ~10 ms).
+"""
+
+import os
+import sys
+
+HARNESS = "/usr/lib/toolcell/harness.pyc"
+HEAD = 24
+
+
+def _load_harness():
+    from _frozen_importlib_external import SourcelessFileLoader
+
+    module = type(sys)("toolcell_harness")
+    module.__file__ = HARNESS
+    code = SourcelessFileLoader("toolcell_harness", HARNESS).get_code("toolcell_harness")
+    exec(code, module.__dict__)
+    return module
+
+
+def _read_exactly(n):
+    chunks = []
+    while n > 0:
+        b = os.read(0, min(n, 1 << 20))
+        if not b:
+            raise EOFError("the request frame ended early")
+        chunks.append(b)
+        n -= len(b)
+    return b"".join(chunks)
+
+
+def _warm(modules):
+    for name in modules.split(",") if modules else ():
+        try:
+            __import__(name)
+        except Exception:  # not in this rootfs: the tool's own import will say so
+            pass
+    t = os.times()
+    os.write(1, b"TOOLCELL-READY %d\n" % int((t.user + t.system) * 1000))
+
+
+def _call(h, path, source):
+    entry = None
+    try:
+        if h._mentions_def_run(source):
+            entry = h._entry_point(source, path)
+        code = None if entry else compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        h._syntax_error(e)
+    except (ValueError, RecursionError, MemoryError) as e:
+        h._fail(f"{path}: {type(e).__name__}: {e}")
+    if entry is None:
+        h._script_mode(path, code)
+        return
+
+    def load(_path, name):
+        module = type(sys)(h.TOOL_MODULE)
+        module.__file__ = path
+        sys.modules[h.TOOL_MODULE] = module
+        exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
+        return getattr(module, name)
+
+    h._load_run = load
+    h._run_mode(path, entry)
+
+
+def _exec(h, path, source, argv):
+    sys.argv = [path] + argv
+    try:
+        code = compile(source, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as e:
+        sys.stderr.write("".join(h._format_syntax_error(e)))
+        sys.exit(1)
+    h._script_mode(path, code)
+
+
+def main():
+    h = _load_harness()
+    _warm(sys.argv[1] if len(sys.argv) > 1 else "")
+    loads, _ = h._codec()
+    head = _read_exactly(HEAD)
+    kind, src_len, meta_len = head[:4].strip(), int(head[5:14]), int(head[15:23])
+    meta = loads(_read_exactly(meta_len))
+    source = _read_exactly(src_len)
+    path = "/tool/" + meta["name"]
+    if kind == b"call":
+        sys.argv = [path]
+        _call(h, path, source)
+    else:
+        _exec(h, path, source, meta["argv"])
+
+
+def _exit_code(e):
+    code = e.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    try:
+        sys.stderr.write(f"{code}\n")
+    except BaseException:
+        pass
+    return 1
+
+
+def _quick_exit(code):
+    """What a normal interpreter exit does that a tool can see (non-daemon
+    threads joined, atexit handlers run, stdio flushed), then _exit: the
+    module teardown after it costs ~10 ms and the sandbox ends anyway."""
+    threading = sys.modules.get("threading")
+    try:
+        if threading is not None:
+            threading._shutdown()
+    except BaseException:
+        pass
+    import atexit
+
+    atexit._run_exitfuncs()
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except BaseException:
+            code = code or 120  # as Py_FinalizeEx does for a failed flush
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+        status = 0
+    except SystemExit as e:
+        status = _exit_code(e)
+    _quick_exit(status)

@@ -1,0 +1,337 @@
+/* `toolcell serve`'s answers (see serve.h): one JSON line per request,
+ * carrying the request's id. A call is answered with the `call` envelope
+ * (built by protocol.c exactly as `toolcell call` builds it) plus "id" and
+ * the full record; an exec with the script's stdout, stderr, exit and the
+ * record; the record has "pool": {"warm", "waited_ms"} besides the
+ * one-shot record's keys. Runs in the parent. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "audit.h"
+#include "protocol.h"
+#include "serve-internal.h"
+#include "util.h"
+
+#define CONN_OUT_MAX (256u << 20) /* bytes of answers a caller may leave unread */
+
+void conn_send(struct conn *c, const char *line, size_t len)
+{
+	if (!c || c->out.len + len > CONN_OUT_MAX)
+		return; /* a caller this far behind loses answers, never the server */
+	(void)sbuf_add(&c->out, line, len);
+}
+
+/* An answer line from a document and raw JSON members spliced in first
+ * ("id") and last ("record"); both may be NULL. The document's own bytes
+ * stay as they are (data is raw, byte for byte); a line break in it can
+ * only be white space, which becomes a space, so the answer is one line. */
+static void send_spliced(struct conn *c, const char *id, const char *doc, const char *record)
+{
+	struct sbuf b = { 0 };
+	size_t n = strlen(doc);
+
+	while (n && doc[n - 1] == '\n')
+		n--;
+	if (n && doc[n - 1] == '}')
+		n--; /* the document's own closing brace */
+	sbuf_add(&b, "{\"id\":", 6);
+	sbuf_add(&b, id ? id : "null", strlen(id ? id : "null"));
+	if (n > 1) {
+		sbuf_add(&b, ",", 1);
+		sbuf_add(&b, doc + 1, n - 1);
+	}
+	if (record) {
+		sbuf_add(&b, ",\"record\":", 10);
+		sbuf_add(&b, record, strlen(record));
+	}
+	if (sbuf_add(&b, "}\n", 2) == 0) {
+		for (size_t i = 0; i + 1 < b.len; i++)
+			if (b.p[i] == '\n' || b.p[i] == '\r')
+				b.p[i] = ' ';
+		conn_send(c, b.p, b.len);
+	}
+	sbuf_release(&b);
+}
+
+void answer_error(struct server *s, struct conn *c, const char *id, const char *type,
+		  const char *message)
+{
+	cJSON *doc = cJSON_CreateObject(), *e;
+	char *text;
+
+	if (!strcmp(type, "Busy"))
+		s->stats.busy++;
+	else
+		s->stats.bad++;
+	cJSON_AddBoolToObject(doc, "ok", 0);
+	e = cJSON_AddObjectToObject(doc, "error");
+	cJSON_AddStringToObject(e, "type", type);
+	cJSON_AddStringToObject(e, "message", message);
+	cJSON_AddStringToObject(e, "source", "toolcell");
+	text = cJSON_PrintUnformatted(doc);
+	cJSON_Delete(doc);
+	if (text)
+		send_spliced(c, id, text, NULL);
+	cJSON_free(text);
+}
+
+/* The record of the call, compact, with "pool". */
+static char *record_json(const struct call *c, const struct tc_outcome *o)
+{
+	char *text = tc_record_to_json(o), *out;
+	cJSON *r = text ? cJSON_Parse(text) : NULL, *pool;
+
+	free(text);
+	if (!r)
+		return NULL;
+	pool = cJSON_AddObjectToObject(r, "pool");
+	cJSON_AddBoolToObject(pool, "warm", c->warm);
+	cJSON_AddNumberToObject(pool, "waited_ms",
+				(double)((c->dispatch_ns - c->queued_ns) / 1000000));
+	out = cJSON_PrintUnformatted(r);
+	cJSON_Delete(r);
+	return out;
+}
+
+/* toolcell's own error type for a status, and what it says (a table, so
+ * -Wswitch is not needed: a status not in it is the tool's own outcome) */
+static const struct {
+	enum tc_status status;
+	const char *type, *words;
+} limit_types[] = {
+	{ TC_STATUS_TIMEOUT, "Timeout", "the tool reached its time limit" },
+	{ TC_STATUS_MEMORY_LIMIT, "MemoryLimit", "the tool reached its memory limit" },
+	{ TC_STATUS_PIDS_LIMIT, "PidsLimit", "the tool reached its process limit" },
+	{ TC_STATUS_OUTPUT_LIMIT, "OutputLimit",
+	  "the tool exceeded its output limit and was stopped" },
+	{ TC_STATUS_SYSCALL_DENIED, "SyscallDenied", "the tool made a forbidden system call" },
+	{ TC_STATUS_SIGNALED, "Signaled", "the tool was ended by a signal" },
+	{ TC_STATUS_REJECTED, "BadRequest", "the request was refused" },
+	{ TC_STATUS_SANDBOX_ERROR, "SandboxError", "the sandbox could not be built" },
+};
+
+static size_t limit_type(enum tc_status st)
+{
+	size_t i = 0;
+
+	while (i < TC_ARRAY_SIZE(limit_types) && limit_types[i].status != st)
+		i++;
+	return i;
+}
+
+/* The envelope of a call, as verb_call builds it for a one-shot run. */
+static char *call_envelope(const struct tc_outcome *o, const struct sbuf *out, size_t max)
+{
+	struct tc_response resp = { 0 };
+	struct tc_error e = { 0 };
+	size_t t = limit_type(o->status);
+	char msg[TC_ERROR_MESSAGE_MAX + 64], *env;
+	int r;
+
+	if (o->status == TC_STATUS_SANDBOX_ERROR)
+		return tc_envelope_to_json(o, &resp, limit_types[t].type, o->err.message);
+	if (t < TC_ARRAY_SIZE(limit_types))
+		return tc_envelope_to_json(o, &resp, limit_types[t].type, limit_types[t].words);
+	r = tc_response_parse(out->p ? out->p : "", out->len, max, &resp, &e);
+	if (r < 0 || (o->exit_code != 0 && resp.ok)) {
+		if (r >= 0)
+			snprintf(msg, sizeof(msg), "the tool exited with status %d", o->exit_code);
+		else
+			snprintf(msg, sizeof(msg), "%s", e.message);
+		tc_response_release(&resp);
+		memset(&resp, 0, sizeof(resp));
+		return tc_envelope_to_json(o, &resp, "InvalidResponse", msg);
+	}
+	env = tc_envelope_to_json(o, &resp, NULL, NULL);
+	tc_response_release(&resp);
+	return env;
+}
+
+/* A byte string as a JSON member: "key" when it is UTF-8, else
+ * "key_base64". */
+static void add_bytes(cJSON *doc, const char *key, const struct sbuf *b)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = (const unsigned char *)(b->p ? b->p : "");
+	char name[32], *enc;
+	size_t n = b->len, j = 0;
+
+	if (tc_utf8_valid((const char *)p, n) && !memchr(p, '\0', n)) {
+		cJSON_AddStringToObject(doc, key, (const char *)p);
+		return;
+	}
+	enc = malloc(n / 3 * 4 + 5);
+	if (!enc)
+		return;
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+		enc[j++] = b64[v >> 18 & 63];
+		enc[j++] = b64[v >> 12 & 63];
+		enc[j++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
+		enc[j++] = i + 2 < n ? b64[v & 63] : '=';
+	}
+	enc[j] = '\0';
+	snprintf(name, sizeof(name), "%s_base64", key);
+	cJSON_AddStringToObject(doc, name, enc);
+	free(enc);
+}
+
+static char *exec_answer(const struct tc_outcome *o, const struct sbuf *out, const struct sbuf *err)
+{
+	cJSON *doc = cJSON_CreateObject();
+	char *text;
+
+	cJSON_AddBoolToObject(doc, "ok", o->status == TC_STATUS_OK);
+	cJSON_AddStringToObject(doc, "status", tc_status_name(o->status));
+	if (o->exited)
+		cJSON_AddNumberToObject(doc, "exit_code", o->exit_code);
+	else
+		cJSON_AddNullToObject(doc, "exit_code");
+	if (o->signaled && sigabbrev_np(o->signal))
+		cJSON_AddStringToObject(doc, "signal", sigabbrev_np(o->signal));
+	else
+		cJSON_AddNullToObject(doc, "signal");
+	add_bytes(doc, "stdout", out);
+	add_bytes(doc, "stderr", err);
+	text = cJSON_PrintUnformatted(doc);
+	cJSON_Delete(doc);
+	return text;
+}
+
+/* What the server knows better than the runner: the call's own clock and
+ * CPU (from dispatch), a deadline it enforced, who called, provenance. */
+static void adjust(struct server *s, const struct call *c, const struct entry *e,
+		   struct tc_outcome *o, struct tc_run *run)
+{
+	uint64_t cpu = o->cpu_user_ms + o->cpu_system_ms, base = e->baseline_cpu_ms;
+
+	o->wall_ms = (tc_now_ns() - c->dispatch_ns) / 1000000;
+	if (cpu >= base && o->cpu_user_ms >= base) {
+		o->cpu_user_ms -= base; /* the warm-up ran as user code */
+	}
+	if (c->timed_out) {
+		o->status = TC_STATUS_TIMEOUT;
+		o->status_inferred = false;
+		tc_error_clear(&o->err);
+	}
+	o->limit[TC_LIMIT_WALL] = c->req.limit_ms;
+	memcpy(o->policy_sha256, s->setup->policy_sha256, sizeof(o->policy_sha256));
+	memcpy(o->rootfs_sha256, s->setup->rootfs_sha256, sizeof(o->rootfs_sha256));
+	tc_hex_sha256(c->tool_sha256, o->tool_sha256);
+	o->policy_path = s->setup->policy_path;
+	run->verb = c->req.kind == TC_SERVE_CALL ? "call" : "exec";
+	run->caller_uid = c->conn ? c->conn->uid : 0;
+	run->caller_pid = c->conn ? c->conn->pid : 0;
+	tc_run_end(run);
+	o->run = run;
+}
+
+void answer_call(struct server *s, struct call *c, struct entry *e, struct tc_outcome *o)
+{
+	struct tc_outcome lost;
+	struct tc_run run = { 0 };
+	char *doc = NULL, *record = NULL;
+
+	if (!o) {
+		tc_outcome_init(&lost);
+		lost.status = TC_STATUS_SANDBOX_ERROR;
+		tc_error_set(&lost.err, "serve", EPIPE,
+			     "the pool entry's runner ended without an "
+			     "outcome");
+		o = &lost;
+	}
+	if (tc_run_begin(&run, "call", NULL) == 0)
+		run.started_ms -= (tc_now_ns() - c->queued_ns) / 1000000;
+	adjust(s, c, e, o, &run);
+	s->stats.by_status[o->status]++;
+	if (c->conn) {
+		doc = c->req.kind == TC_SERVE_CALL
+			      ? call_envelope(o, &e->out, s->setup->cfg->limit[TC_LIMIT_REQUEST])
+			      : exec_answer(o, &e->out, &e->errb);
+		record = record_json(c, o);
+		if (doc)
+			send_spliced(c->conn, c->req.id, doc, record);
+		c->conn->calls--;
+	}
+	free(doc);
+	cJSON_free(record);
+	tc_serve_request_release(&c->req);
+	free(c);
+}
+
+static uint64_t percentile(const struct serve_stats *st, unsigned pct)
+{
+	size_t n = st->n_latency < SERVE_LATENCIES ? st->n_latency : SERVE_LATENCIES;
+	uint64_t v[SERVE_LATENCIES];
+
+	if (!n)
+		return 0;
+	memcpy(v, st->latency_us, n * sizeof(v[0]));
+	/* insertion sort: n is at most SERVE_LATENCIES, asked for rarely */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return v[(n - 1) * pct / 100];
+}
+
+static void add_pools(const struct server *s, cJSON *doc)
+{
+	cJSON *pools = cJSON_AddArrayToObject(doc, "pools");
+
+	for (const struct entry *e = s->entries; e; e = e->next) {
+		cJSON *p = NULL, *it;
+		static const char *const names[] = { "starting", "ready", "busy", "ending" };
+
+		cJSON_ArrayForEach(
+			it, pools) if ((uid_t)cJSON_GetObjectItem(it, "uid")->valuedouble == e->uid)
+			p = it;
+		if (!p) {
+			p = cJSON_CreateObject();
+			cJSON_AddNumberToObject(p, "uid", e->uid);
+			for (size_t i = 0; i < TC_ARRAY_SIZE(names); i++)
+				cJSON_AddNumberToObject(p, names[i], 0);
+			cJSON_AddItemToArray(pools, p);
+		}
+		it = cJSON_GetObjectItem(p, names[e->state]);
+		cJSON_SetNumberValue(it, it->valuedouble + 1);
+	}
+}
+
+void answer_stats(struct server *s, struct conn *c, const char *id)
+{
+	cJSON *doc = cJSON_CreateObject(), *calls, *lat;
+	char *text;
+
+	cJSON_AddBoolToObject(doc, "ok", 1);
+	add_pools(s, doc);
+	cJSON_AddNumberToObject(doc, "queue", s->n_queue);
+	cJSON_AddNumberToObject(doc, "sandboxes", s->n_entries);
+	calls = cJSON_AddObjectToObject(doc, "calls");
+	for (int i = 0; i <= TC_STATUS_SANDBOX_ERROR; i++)
+		cJSON_AddNumberToObject(calls, tc_status_name((enum tc_status)i),
+					(double)s->stats.by_status[i]);
+	cJSON_AddNumberToObject(calls, "busy", (double)s->stats.busy);
+	cJSON_AddNumberToObject(calls, "bad_request", (double)s->stats.bad);
+	cJSON_AddNumberToObject(calls, "abandoned", (double)s->stats.abandoned);
+	cJSON_AddNumberToObject(calls, "warm", (double)s->stats.warm);
+	cJSON_AddNumberToObject(calls, "cold", (double)s->stats.cold);
+	lat = cJSON_AddObjectToObject(doc, "dispatch_ms");
+	cJSON_AddNumberToObject(lat, "p50", (double)percentile(&s->stats, 50) / 1000);
+	cJSON_AddNumberToObject(lat, "p90", (double)percentile(&s->stats, 90) / 1000);
+	cJSON_AddNumberToObject(lat, "p99", (double)percentile(&s->stats, 99) / 1000);
+	cJSON_AddNumberToObject(lat, "n", (double)s->stats.n_latency);
+	text = cJSON_PrintUnformatted(doc);
+	cJSON_Delete(doc);
+	if (text)
+		send_spliced(c, id, text, NULL);
+	cJSON_free(text);
+}

@@ -1,0 +1,175 @@
+/* `toolcell serve`'s command line (see serve.h): its options in one table
+ * that the parser and --help both read. Pure, except the default socket's
+ * folder, which tc_serve_default_socket makes for root. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "serve.h"
+#include "util.h"
+
+enum {
+	SO_SOCKET,
+	SO_POOL,
+	SO_MAX_SANDBOXES,
+	SO_QUEUE,
+	SO_POLICY,
+};
+
+static const struct {
+	const char *name, *metavar, *desc;
+	unsigned max; /* numbers: the largest allowed */
+} serve_opts[] = {
+	[SO_SOCKET] = { "--socket", "PATH",
+			"listen on PATH (mode 0660; default:\n"
+			"/run/toolcell/toolcell.sock for root, else\n"
+			"$XDG_RUNTIME_DIR/toolcell.sock); a socket\n"
+			"passed by systemd (LISTEN_FDS) comes first",
+			0 },
+	[SO_POOL] = { "--pool", "N", "keep N warm entries ready per caller (default 2)",
+		      TC_SERVE_POOL_MAX },
+	[SO_MAX_SANDBOXES] = { "--max-sandboxes", "N",
+			       "at most N sandboxes at once, warm or busy\n"
+			       "(default 16)",
+			       TC_SERVE_SANDBOXES_MAX },
+	[SO_QUEUE] = { "--queue", "N",
+		       "at most N calls wait for an entry; one more is\n"
+		       "answered Busy at once (default 64)",
+		       TC_SERVE_QUEUE_MAX },
+	[SO_POLICY] = { "--policy", "FILE", "the policy for every call (default: default.json)",
+			0 },
+};
+
+const char *tc_serve_help(void)
+{
+	static char text[4096];
+	size_t n;
+
+	n = (size_t)snprintf(
+		text, sizeof(text),
+		"Usage: toolcell serve [--socket PATH] [--pool N] [--max-sandboxes N]\n"
+		"                      [--queue N] [--policy FILE]\n"
+		"\n"
+		"Answer `call` and `exec` requests (JSON lines) on a UNIX socket from a\n"
+		"pool of warm, single-use sandboxes: each is built, its Python started and\n"
+		"the policy's serve.preimport modules imported before any request; it runs\n"
+		"exactly one call and ends with its PID namespace. Who may connect: the\n"
+		"server's own uid, and the policy's serve.allow_uids and serve.allow_gids\n"
+		"(SO_PEERCRED); each caller uid has its own pool. Runs in the foreground;\n"
+		"READY=1 goes to $NOTIFY_SOCKET once the pool is warm. SIGTERM or SIGINT:\n"
+		"no new calls, running ones finish within their limits. SIGHUP: the warm\n"
+		"entries are replaced.\n"
+		"\n"
+		"Options:\n");
+	for (size_t i = 0; i < TC_ARRAY_SIZE(serve_opts) && n < sizeof(text); i++) {
+		char head[40];
+
+		snprintf(head, sizeof(head), "%s %s", serve_opts[i].name, serve_opts[i].metavar);
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %-22s ", head);
+		for (const char *d = serve_opts[i].desc; *d && n + 32 < sizeof(text); d++) {
+			text[n++] = *d;
+			if (*d == '\n')
+				n += (size_t)snprintf(text + n, sizeof(text) - n, "%25s", "");
+		}
+		text[n++] = '\n';
+	}
+	snprintf(text + n, sizeof(text) - n,
+		 "  -h, --help             this text\n"
+		 "\n"
+		 "The protocol (README \"toolcell serve\"): one JSON object per line, e.g.\n"
+		 "  {\"id\":1,\"kind\":\"call\",\"source\":\"def run(a): ...\",\"args\":{...}}\n"
+		 "answered by one line with the same id. Client: toolcell call --server PATH.\n"
+		 "Exit status: 0 after a drain, 125 when the server cannot start.\n");
+	return text;
+}
+
+static int number(const char *name, const char *v, unsigned max, unsigned *ret,
+		  struct tc_error *err)
+{
+	char *end = NULL;
+	unsigned long n;
+
+	errno = 0;
+	n = v ? strtoul(v, &end, 10) : 0;
+	if (!v || !*v || *end || errno || n < 1 || n > max || v[0] == '-' || v[0] == '+')
+		return tc_error_set(err, "cli", EINVAL, "serve: %s expects a number from 1 to %u",
+				    name, max);
+	*ret = (unsigned)n;
+	return 0;
+}
+
+static int apply(size_t id, const char *v, struct tc_serve_options *o, struct tc_error *err)
+{
+	switch (id) {
+	case SO_SOCKET:
+		if (!v || v[0] != '/')
+			return tc_error_set(err, "cli", EINVAL,
+					    "serve: --socket expects an absolute path");
+		o->socket_path = v;
+		return 0;
+	case SO_POOL:
+		return number("--pool", v, serve_opts[id].max, &o->pool, err);
+	case SO_MAX_SANDBOXES:
+		return number("--max-sandboxes", v, serve_opts[id].max, &o->max_sandboxes, err);
+	case SO_QUEUE:
+		return number("--queue", v, serve_opts[id].max, &o->queue, err);
+	case SO_POLICY:
+		if (!v || !*v)
+			return tc_error_set(err, "cli", EINVAL, "serve: --policy expects a file");
+		o->policy_path = v;
+		return 0;
+	}
+	return 0;
+}
+
+int tc_serve_cli_parse(int argc, char **argv, struct tc_serve_options *ret, bool *ret_help,
+		       struct tc_error *err)
+{
+	*ret = (struct tc_serve_options){ .pool = 2, .max_sandboxes = 16, .queue = 64 };
+	*ret_help = false;
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '='), *v;
+		size_t len = eq ? (size_t)(eq - a) : strlen(a), id = 0;
+		int r;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			*ret_help = true;
+			return 0;
+		}
+		while (id < TC_ARRAY_SIZE(serve_opts) &&
+		       (strlen(serve_opts[id].name) != len || strncmp(a, serve_opts[id].name, len)))
+			id++;
+		if (id == TC_ARRAY_SIZE(serve_opts))
+			return tc_error_set(err, "cli", EINVAL,
+					    "serve: unknown option '%.64s' (see 'toolcell serve "
+					    "--help')",
+					    a);
+		v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+		r = apply(id, v, ret, err);
+		if (r < 0)
+			return r;
+	}
+	if (ret->pool > ret->max_sandboxes)
+		return tc_error_set(err, "cli", EINVAL,
+				    "serve: --pool %u is above --max-sandboxes %u", ret->pool,
+				    ret->max_sandboxes);
+	return 0;
+}
+
+const char *tc_serve_default_socket(char *buf, size_t n)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+
+	if (geteuid() == 0) {
+		(void)mkdir("/run/toolcell", 0755);
+		snprintf(buf, n, "/run/toolcell/toolcell.sock");
+		return buf;
+	}
+	if (!xdg || xdg[0] != '/')
+		return NULL;
+	snprintf(buf, n, "%s/toolcell.sock", xdg);
+	return buf;
+}

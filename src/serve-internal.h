@@ -1,0 +1,123 @@
+/* What serve.c (connections, protocol framing, the loop) and serve-pool.c
+ * (the warm entries and their runners) share. Not part of toolcell's
+ * interface. */
+#ifndef TOOLCELL_SERVE_INTERNAL_H
+#define TOOLCELL_SERVE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "toolcell/record.h"
+#include "serve.h"
+
+#define SERVE_LATENCIES 1024 /* dispatch latencies kept for the stats' percentiles */
+
+struct sbuf {
+	char *p;
+	size_t len, cap;
+};
+
+int sbuf_add(struct sbuf *b, const char *p, size_t n);
+void sbuf_drop(struct sbuf *b, size_t n);
+void sbuf_release(struct sbuf *b);
+
+struct conn {
+	struct conn *next;
+	int fd;
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+	struct sbuf in, out;
+	bool skipping;	/* discarding the rest of a line over the limit */
+	bool rd_eof;	/* the peer will send no more (it may still read) */
+	unsigned calls; /* its calls queued or running */
+};
+
+struct entry;
+
+struct call {
+	struct call *next; /* in the queue */
+	struct conn *conn; /* NULL once the caller went away */
+	struct tc_serve_request req;
+	uint64_t queued_ns, dispatch_ns, deadline_ns;
+	bool warm;	/* an entry was ready when the call came */
+	bool timed_out; /* the server ended it at its deadline */
+	unsigned char tool_sha256[32];
+};
+
+enum entry_state {
+	ENTRY_STARTING, /* the sandbox is being built, the harness warming up */
+	ENTRY_READY,	/* blocked reading its one request */
+	ENTRY_BUSY,	/* running a call */
+	ENTRY_ENDING,	/* told to end (drained, or its caller left) */
+};
+
+/* One sandbox, run by a runner child of ours. */
+struct entry {
+	struct entry *next;
+	pid_t pid;
+	int pidfd;
+	int to, from, err, status; /* the runner's stdin, stdout, stderr, outcome */
+	uid_t uid;		   /* the pool key: the caller it is for */
+	enum entry_state state;
+	struct sbuf out, errb, st, frame;
+	size_t sent;		  /* of frame */
+	uint64_t baseline_cpu_ms; /* what the warm-up used, from the harness's ready line */
+	uint64_t started_ns;
+	struct call *call;
+};
+
+struct serve_stats {
+	uint64_t by_status[TC_STATUS_SANDBOX_ERROR + 1];
+	uint64_t busy, bad, abandoned, warm, cold;
+	uint64_t latency_us[SERVE_LATENCIES];
+	size_t n_latency;
+};
+
+struct server {
+	const struct tc_serve_options *opt;
+	const struct tc_serve_setup *setup;
+	struct tc_config entry_cfg; /* cfg with an entry's own lifetime as its wall clock */
+	int lfd, sfd;
+	struct conn *conns;
+	struct entry *entries;
+	struct call *queue, **queue_tail;
+	unsigned n_queue, n_entries;
+	bool draining;
+	uint64_t backoff_until_ns, backoff_ms; /* entries keep failing to start */
+	struct serve_stats stats;
+};
+
+/* serve-pool.c */
+void pool_fill(struct server *s);
+void pool_dispatch(struct server *s);
+void pool_drain(struct server *s);
+void entry_end(struct server *s, struct entry *e);
+void entry_on_output(struct server *s, struct entry *e);
+void entry_on_error(struct entry *e);
+void entry_on_status(struct entry *e);
+void entry_on_writable(struct entry *e);
+void entry_on_exit(struct server *s, struct entry *e);
+void pool_on_deadlines(struct server *s, uint64_t now);
+void pool_forget_conn(struct server *s, struct conn *c);
+
+/* serve-answer.c */
+void answer_call(struct server *s, struct call *c, struct entry *e, struct tc_outcome *o);
+void answer_error(struct server *s, struct conn *c, const char *id, const char *type,
+		  const char *message);
+void answer_stats(struct server *s, struct conn *c, const char *id);
+void conn_send(struct conn *c, const char *line, size_t len);
+
+/* The outcome as the runner sends it: the struct with its strings beside it. */
+struct wire_outcome {
+	struct tc_outcome o;
+	char seccomp[160], landlock[512], cgroup[4096], cgroup_swap[160], kernel_memory[640];
+	char mem_reason[256], oom_reason[256], pids_reason[256], not_applied[160];
+	int exec_errno;
+};
+
+void wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w);
+void wire_unpack(struct wire_outcome *w);
+
+#endif

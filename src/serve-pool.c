@@ -1,0 +1,496 @@
+/* `toolcell serve`'s warm entries (see serve.h): each is a runner child
+ * that runs one whole sandbox with tc_sandbox_run, the tool's stdio relayed
+ * on pipes to us. The warm harness writes one ready line (and what its
+ * warm-up cost in CPU) before it reads anything; the frame of exactly one
+ * request follows, then EOF. The runner sends the outcome back on a fourth
+ * pipe when the sandbox is gone. The server's death ends the runner
+ * (PDEATHSIG), whose death ends the sandbox (the child's own PDEATHSIG),
+ * whose init's death ends its PID namespace. Runs in the parent. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "serve-internal.h"
+#include "toolcell/sandbox.h"
+#include "util.h"
+
+#define READY_PREFIX   "TOOLCELL-READY "
+#define READY_LINE_MAX 64
+#define ERR_KEEP_MAX   (64u << 10) /* bytes of a failed entry's stderr we show */
+#define BACKOFF_MAX_MS 5000
+
+static void runner_copy(char *dst, size_t n, const char *src)
+{
+	snprintf(dst, n, "%s", src ? src : "");
+}
+
+void wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->o = *o;
+	runner_copy(w->seccomp, sizeof(w->seccomp), o->seccomp);
+	runner_copy(w->landlock, sizeof(w->landlock), o->landlock);
+	runner_copy(w->cgroup, sizeof(w->cgroup), o->cgroup);
+	runner_copy(w->cgroup_swap, sizeof(w->cgroup_swap), o->cgroup_swap);
+	runner_copy(w->kernel_memory, sizeof(w->kernel_memory), o->kernel_memory);
+	runner_copy(w->mem_reason, sizeof(w->mem_reason), o->memory_peak_bytes.reason);
+	runner_copy(w->oom_reason, sizeof(w->oom_reason), o->oom_kills.reason);
+	runner_copy(w->pids_reason, sizeof(w->pids_reason), o->pids_peak.reason);
+	runner_copy(w->not_applied, sizeof(w->not_applied), o->workspace.not_applied);
+	w->exec_errno = exec_errno;
+}
+
+/* Point the outcome's strings at the copies beside it (the runner's
+ * pointers mean nothing here); "" was NULL. */
+void wire_unpack(struct wire_outcome *w)
+{
+	struct tc_outcome *o = &w->o;
+
+	o->seccomp = w->seccomp[0] ? w->seccomp : NULL;
+	o->landlock = w->landlock[0] ? w->landlock : NULL;
+	o->cgroup = w->cgroup[0] ? w->cgroup : NULL;
+	o->cgroup_swap = w->cgroup_swap[0] ? w->cgroup_swap : NULL;
+	o->kernel_memory = w->kernel_memory[0] ? w->kernel_memory : NULL;
+	o->memory_peak_bytes.reason = w->mem_reason[0] ? w->mem_reason : NULL;
+	o->oom_kills.reason = w->oom_reason[0] ? w->oom_reason : NULL;
+	o->pids_peak.reason = w->pids_reason[0] ? w->pids_reason : NULL;
+	o->workspace.not_applied = w->not_applied[0] ? w->not_applied : NULL;
+	o->policy_path = NULL;
+	o->tool_path = NULL;
+	o->run = NULL;
+}
+
+/* ---- the runner: our child that runs one sandbox ---- */
+
+_Noreturn static void runner_main(const struct server *s, pid_t server, const int fds[4])
+{
+	const struct tc_serve_policy *sp = &s->setup->policy;
+	static const char *const defaults[] = { "json", "re", "math", "datetime", "collections" };
+	char imports[TC_SERVE_IMPORTS_MAX * 65] = "";
+	char *argv[] = { "python3", "-I", (char *)s->setup->harness, imports, NULL };
+	struct tc_sandbox_spec spec = {
+		.cfg = &s->entry_cfg, .argv = argv, .cwd = "/", .io = TC_IO_RELAY
+	};
+	struct tc_sandbox_result res = { 0 };
+	struct tc_error e = { 0 };
+	struct wire_outcome *w = malloc(sizeof(*w));
+	struct tc_outcome o;
+
+	/* the server's death (even by SIGKILL) ends the runner, and so the sandbox */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server || !w)
+		_exit(1);
+	for (int i = 0; i < 4; i++)
+		if (dup2(fds[i], i) < 0)
+			_exit(1);
+	/* nothing of the server's (its socket, its callers) stays open here */
+	close_range(4, ~0U, 0);
+	for (size_t i = 0; i < (sp->has_preimport ? sp->n_preimport : TC_ARRAY_SIZE(defaults));
+	     i++) {
+		size_t n = strlen(imports);
+		snprintf(imports + n, sizeof(imports) - n, "%s%s", n ? "," : "",
+			 sp->has_preimport ? sp->preimport[i] : defaults[i]);
+	}
+	tc_outcome_init(&o);
+	tc_sandbox_run(&spec, &o, &res, &e);
+	wire_pack(&o, res.exec_errno, w);
+	(void)tc_write_all(3, w, sizeof(*w));
+	_exit(0);
+}
+
+static void entry_free(struct entry *e)
+{
+	tc_closep(&e->to);
+	tc_closep(&e->from);
+	tc_closep(&e->err);
+	tc_closep(&e->status);
+	tc_closep(&e->pidfd);
+	sbuf_release(&e->out);
+	sbuf_release(&e->errb);
+	sbuf_release(&e->st);
+	sbuf_release(&e->frame);
+	free(e);
+}
+
+static int spawn(struct server *s, uid_t uid)
+{
+	int p[4][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	struct entry *e = calloc(1, sizeof(*e));
+	pid_t self = getpid(), pid = -1;
+
+	if (!e)
+		return -ENOMEM;
+	for (int i = 0; i < 4; i++)
+		if (pipe2(p[i], O_CLOEXEC) < 0)
+			goto fail;
+	pid = fork();
+	if (pid == 0) {
+		int fds[4] = { p[0][0], p[1][1], p[2][1], p[3][1] };
+		runner_main(s, self, fds);
+	}
+	if (pid < 0)
+		goto fail;
+	e->pid = pid;
+	e->pidfd = (int)pidfd_open(pid, 0);
+	e->to = p[0][1];
+	e->from = p[1][0];
+	e->err = p[2][0];
+	e->status = p[3][0];
+	close(p[0][0]);
+	close(p[1][1]);
+	close(p[2][1]);
+	close(p[3][1]);
+	for (int i = 0; i < 4; i++)
+		fcntl(i == 0   ? e->to
+		      : i == 1 ? e->from
+		      : i == 2 ? e->err
+			       : e->status,
+		      F_SETFL, O_NONBLOCK);
+	e->uid = uid;
+	e->state = ENTRY_STARTING;
+	e->started_ns = tc_now_ns();
+	e->next = s->entries;
+	s->entries = e;
+	s->n_entries++;
+	if (e->pidfd < 0) {
+		/* without a pidfd we could not see it end: never use it */
+		kill(pid, SIGKILL);
+		e->state = ENTRY_ENDING;
+	}
+	return 0;
+fail:
+	for (int i = 0; i < 4; i++) {
+		tc_closep(&p[i][0]);
+		tc_closep(&p[i][1]);
+	}
+	free(e);
+	return -errno;
+}
+
+static unsigned count(const struct server *s, uid_t uid, enum entry_state st)
+{
+	unsigned n = 0;
+
+	for (const struct entry *e = s->entries; e; e = e->next)
+		n += e->uid == uid && e->state == st;
+	return n;
+}
+
+static unsigned waiting(const struct server *s, uid_t uid)
+{
+	unsigned n = 0;
+
+	for (const struct call *c = s->queue; c; c = c->next)
+		n += c->conn && c->conn->uid == uid;
+	return n;
+}
+
+/* Keep `pool` ready (or starting) entries for uid, plus one for each call
+ * of uid's that waits, within --max-sandboxes. */
+static void fill_uid(struct server *s, uid_t uid)
+{
+	unsigned want = s->opt->pool + waiting(s, uid);
+	unsigned have = count(s, uid, ENTRY_READY) + count(s, uid, ENTRY_STARTING);
+
+	while (have < want && s->n_entries < s->opt->max_sandboxes) {
+		if (spawn(s, uid) < 0)
+			break;
+		have++;
+	}
+}
+
+void pool_fill(struct server *s)
+{
+	uid_t self = geteuid();
+
+	if (s->draining || tc_now_ns() < s->backoff_until_ns)
+		return;
+	/* the server's own uid always has a pool; every other caller's
+	 * pool is made at its first call */
+	fill_uid(s, self);
+	for (struct conn *c = s->conns; c; c = c->next)
+		if (c->uid != self)
+			fill_uid(s, c->uid);
+}
+
+static int frame_build(struct call *c, struct sbuf *f)
+{
+	static const char *const kinds[] = {
+		[TC_SERVE_CALL] = "call", [TC_SERVE_EXEC] = "exec", [TC_SERVE_STATS] = "none"
+	};
+	cJSON *meta = cJSON_CreateObject(), *argv = cJSON_AddArrayToObject(meta, "argv");
+	char head[64], *m;
+	int n, r;
+
+	cJSON_AddStringToObject(meta, "name", c->req.name);
+	for (size_t i = 0; argv && i < c->req.argc; i++)
+		cJSON_AddItemToArray(argv, cJSON_CreateString(c->req.argv[i]));
+	m = cJSON_PrintUnformatted(meta);
+	cJSON_Delete(meta);
+	if (!m)
+		return -ENOMEM;
+	/* fixed width, so the harness reads it with one read of known size */
+	n = snprintf(head, sizeof(head), "%-4s %09zu %08zu\n", kinds[c->req.kind],
+		     c->req.source_len, strlen(m));
+	r = sbuf_add(f, head, (size_t)n);
+	if (r >= 0)
+		r = sbuf_add(f, m, strlen(m));
+	if (r >= 0)
+		r = sbuf_add(f, c->req.source, c->req.source_len);
+	if (r >= 0 && c->req.input)
+		r = sbuf_add(f, c->req.input, c->req.input_len);
+	cJSON_free(m);
+	return r;
+}
+
+void entry_on_writable(struct entry *e)
+{
+	while (e->to >= 0 && e->sent < e->frame.len) {
+		ssize_t w = write(e->to, e->frame.p + e->sent, e->frame.len - e->sent);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN)
+			return;
+		if (w <= 0)
+			break; /* the sandbox is gone: its outcome says why */
+		e->sent += (size_t)w;
+	}
+	/* EOF after the one request: the harness reads to it */
+	tc_closep(&e->to);
+	e->to = -1;
+	sbuf_release(&e->frame);
+}
+
+static void record_latency(struct server *s, uint64_t us)
+{
+	s->stats.latency_us[s->stats.n_latency % SERVE_LATENCIES] = us;
+	s->stats.n_latency++;
+}
+
+static void dispatch(struct server *s, struct call *c, struct entry *e)
+{
+	uint64_t now = tc_now_ns();
+
+	e->state = ENTRY_BUSY;
+	e->call = c;
+	c->dispatch_ns = now;
+	c->deadline_ns = now + c->req.limit_ms * 1000000ull;
+	sbuf_release(&e->out);
+	sbuf_release(&e->errb);
+	if (frame_build(c, &e->frame) < 0) {
+		kill(e->pid, SIGTERM);
+		e->state = ENTRY_ENDING;
+		return;
+	}
+	entry_on_writable(e);
+	record_latency(s, (now - c->queued_ns) / 1000);
+	if (c->warm)
+		s->stats.warm++;
+	else
+		s->stats.cold++;
+}
+
+static struct entry *ready_for(struct server *s, uid_t uid)
+{
+	struct entry *best = NULL;
+
+	/* the oldest ready entry: its warm-up is the longest done */
+	for (struct entry *e = s->entries; e; e = e->next)
+		if (e->state == ENTRY_READY && e->uid == uid &&
+		    (!best || e->started_ns < best->started_ns))
+			best = e;
+	return best;
+}
+
+void pool_dispatch(struct server *s)
+{
+	struct call **pp = &s->queue;
+
+	while (*pp) {
+		struct call *c = *pp;
+		struct entry *e = c->conn ? ready_for(s, c->conn->uid) : NULL;
+
+		if (!e) {
+			pp = &c->next;
+			continue;
+		}
+		*pp = c->next;
+		if (s->queue_tail == &c->next)
+			s->queue_tail = pp;
+		c->next = NULL;
+		s->n_queue--;
+		dispatch(s, c, e);
+	}
+	pool_fill(s);
+}
+
+void entry_end(struct server *s, struct entry *e)
+{
+	(void)s;
+	if (e->state == ENTRY_ENDING)
+		return;
+	e->state = ENTRY_ENDING;
+	/* the runner kills the sandbox, reaps it and reports */
+	kill(e->pid, SIGTERM);
+}
+
+void pool_drain(struct server *s)
+{
+	for (struct entry *e = s->entries; e; e = e->next)
+		if (e->state == ENTRY_READY || e->state == ENTRY_STARTING)
+			entry_end(s, e);
+}
+
+static void ready_line(struct server *s, struct entry *e)
+{
+	char *nl = memchr(e->out.p, '\n', e->out.len);
+	char *end = NULL;
+	unsigned long long cpu;
+
+	if (!nl) {
+		if (e->out.len > READY_LINE_MAX)
+			entry_end(s, e);
+		return;
+	}
+	*nl = '\0';
+	cpu = tc_startswith(e->out.p, READY_PREFIX)
+		      ? strtoull(e->out.p + strlen(READY_PREFIX), &end, 10)
+		      : 0;
+	if (!end || *end) {
+		entry_end(s, e); /* not our harness's line: never used */
+		return;
+	}
+	e->baseline_cpu_ms = cpu;
+	sbuf_drop(&e->out, (size_t)(nl - e->out.p) + 1);
+	e->state = ENTRY_READY;
+	s->backoff_ms = 0;
+}
+
+/* Read what the fd has, into b while it stays within keep bytes. */
+static void drain_into(int fd, struct sbuf *b, size_t keep)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && b->len < keep)
+			(void)sbuf_add(b, chunk,
+				       (size_t)n < keep - b->len ? (size_t)n : keep - b->len);
+}
+
+void entry_on_output(struct server *s, struct entry *e)
+{
+	/* the runner caps the tool's stdout at the policy's limit already */
+	drain_into(e->from, &e->out, s->entry_cfg.limit[TC_LIMIT_STDOUT] + READY_LINE_MAX);
+	if (e->state == ENTRY_STARTING && e->out.len)
+		ready_line(s, e);
+	if (e->state == ENTRY_READY && e->out.len)
+		entry_end(s, e); /* it wrote before it was asked anything */
+}
+
+void entry_on_error(struct entry *e)
+{
+	drain_into(e->err, &e->errb, ERR_KEEP_MAX + (size_t)(64u << 20));
+}
+
+void entry_on_status(struct entry *e)
+{
+	drain_into(e->status, &e->st, sizeof(struct wire_outcome));
+}
+
+static void unlink_entry(struct server *s, struct entry *e)
+{
+	for (struct entry **pp = &s->entries; *pp; pp = &(*pp)->next)
+		if (*pp == e) {
+			*pp = e->next;
+			break;
+		}
+	s->n_entries--;
+}
+
+/* An entry that ended before it was ever ready: say why once, and wait
+ * longer before the next try (a broken rootfs must not spin us). */
+static void failed_start(struct server *s, struct entry *e, const struct wire_outcome *w)
+{
+	s->backoff_ms = s->backoff_ms ? s->backoff_ms * 2 : 100;
+	if (s->backoff_ms > BACKOFF_MAX_MS)
+		s->backoff_ms = BACKOFF_MAX_MS;
+	s->backoff_until_ns = tc_now_ns() + s->backoff_ms * 1000000ull;
+	if (s->backoff_ms == 100)
+		fprintf(stderr,
+			"toolcell: serve: a pool entry ended before it was ready (%s%s%.*s)\n",
+			w ? tc_status_name(w->o.status) : "no outcome",
+			w && w->o.err.message[0] ? ": " : "", w ? 300 : 0,
+			w ? w->o.err.message : "");
+}
+
+void entry_on_exit(struct server *s, struct entry *e)
+{
+	struct wire_outcome *w = NULL;
+
+	waitpid(e->pid, NULL, 0);
+	entry_on_output(s, e);
+	entry_on_error(e);
+	entry_on_status(e);
+	if (e->st.len == sizeof(struct wire_outcome)) {
+		w = (struct wire_outcome *)e->st.p;
+		wire_unpack(w);
+	}
+	unlink_entry(s, e);
+	if (e->call) {
+		struct call *c = e->call;
+
+		e->call = NULL;
+		answer_call(s, c, e, w ? &w->o : NULL);
+	} else if (e->state == ENTRY_STARTING) {
+		failed_start(s, e, w);
+	}
+	entry_free(e);
+	pool_fill(s);
+}
+
+void pool_on_deadlines(struct server *s, uint64_t now)
+{
+	for (struct entry *e = s->entries; e; e = e->next)
+		if (e->state == ENTRY_BUSY && e->call && now >= e->call->deadline_ns) {
+			e->call->timed_out = true;
+			entry_end(s, e);
+		}
+}
+
+/* The caller went away: its waiting calls are dropped, its running ones
+ * killed with their sandboxes. */
+void pool_forget_conn(struct server *s, struct conn *c)
+{
+	struct call **pp = &s->queue;
+
+	while (*pp) {
+		struct call *q = *pp;
+		if (q->conn != c) {
+			pp = &q->next;
+			continue;
+		}
+		*pp = q->next;
+		if (s->queue_tail == &q->next)
+			s->queue_tail = pp;
+		s->n_queue--;
+		s->stats.abandoned++;
+		tc_serve_request_release(&q->req);
+		free(q);
+	}
+	for (struct entry *e = s->entries; e; e = e->next)
+		if (e->call && e->call->conn == c) {
+			e->call->conn = NULL;
+			s->stats.abandoned++;
+			entry_end(s, e);
+		}
+}

@@ -1,0 +1,399 @@
+/* `toolcell serve`'s pure parts (see serve.h): one request line into a
+ * struct tc_serve_request, the policy's "serve" section, who may connect.
+ * Strings in, structs out; no I/O. The line is held to the strict scanner
+ * (tc_json_members) before cJSON decodes a single string of it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "protocol.h"
+#include "serve.h"
+#include "util.h"
+
+#define STAGE "request"
+
+enum {
+	R_ID,
+	R_KIND,
+	R_SOURCE,
+	R_ARGS,
+	R_ARGV,
+	R_STDIN,
+	R_NAME,
+	R_TIMEOUT,
+	R__MAX
+};
+static const char *const request_keys[R__MAX] = { "id",	  "kind",  "source", "args",
+						  "argv", "stdin", "name",   "timeout_s" };
+
+/* A decoded JSON string value from its raw bytes (already valid JSON):
+ * -EINVAL when it is no string or holds a NUL. */
+static int decode_string(const char *raw, const char *key, size_t max, char **ret, size_t *ret_len,
+			 struct tc_error *err)
+{
+	cJSON *v = raw ? cJSON_Parse(raw) : NULL;
+	const char *s = cJSON_GetStringValue(v);
+	size_t len;
+
+	*ret = NULL;
+	if (!s) {
+		cJSON_Delete(v);
+		return tc_error_set(err, STAGE, EINVAL, "request: \"%s\" must be a string", key);
+	}
+	len = strlen(s);
+	/* cJSON stops a string at an escaped NUL: the raw text says if there was one */
+	if (strstr(raw, "\\u0000")) {
+		cJSON_Delete(v);
+		return tc_error_set(err, STAGE, EINVAL, "request: \"%s\" holds a NUL character",
+				    key);
+	}
+	if (len > max) {
+		cJSON_Delete(v);
+		return tc_error_set(err, STAGE, E2BIG,
+				    "request: \"%s\" is longer than the %zu-byte limit", key, max);
+	}
+	*ret = strdup(s);
+	cJSON_Delete(v);
+	if (!*ret)
+		return tc_error_set(err, STAGE, ENOMEM, "request: out of memory");
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
+/* "name": a plain file name ending in .py, no slash, no leading dot. */
+static int parse_name(const char *raw, struct tc_serve_request *r, struct tc_error *err)
+{
+	char *name = NULL;
+	size_t len = 0;
+	int ret = decode_string(raw, "name", TC_SERVE_NAME_MAX, &name, &len, err);
+
+	if (ret < 0)
+		return ret;
+	if (len < 4 || strcmp(name + len - 3, ".py") || name[0] == '.' || strchr(name, '/')) {
+		free(name);
+		return tc_error_set(err, STAGE, EINVAL,
+				    "request: \"name\" must be a file name ending in .py, without "
+				    "a slash (the tool is shown as /tool/NAME)");
+	}
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) {
+			free(name);
+			return tc_error_set(err, STAGE, EINVAL,
+					    "request: \"name\" holds a control character");
+		}
+	memcpy(r->name, name, len + 1);
+	free(name);
+	return 0;
+}
+
+static int parse_argv(const char *raw, struct tc_serve_request *r, struct tc_error *err)
+{
+	cJSON *v = cJSON_Parse(raw), *it;
+	int ret = 0;
+
+	if (!cJSON_IsArray(v)) {
+		cJSON_Delete(v);
+		return tc_error_set(err, STAGE, EINVAL,
+				    "request: \"argv\" must be an array of strings");
+	}
+	cJSON_ArrayForEach(it, v)
+	{
+		const char *s = cJSON_GetStringValue(it);
+		if (!s) {
+			ret = tc_error_set(err, STAGE, EINVAL,
+					   "request: \"argv\" must be an array of strings");
+			break;
+		}
+		if (r->argc == TC_SERVE_ARGV_MAX) {
+			ret = tc_error_set(err, STAGE, E2BIG,
+					   "request: \"argv\" has more than %d arguments",
+					   TC_SERVE_ARGV_MAX);
+			break;
+		}
+		r->argv[r->argc] = strdup(s);
+		if (!r->argv[r->argc]) {
+			ret = tc_error_set(err, STAGE, ENOMEM, "request: out of memory");
+			break;
+		}
+		r->argc++;
+	}
+	if (ret == 0 && strstr(raw, "\\u0000"))
+		ret = tc_error_set(err, STAGE, EINVAL, "request: \"argv\" holds a NUL character");
+	cJSON_Delete(v);
+	return ret;
+}
+
+static int parse_timeout(const char *raw, uint64_t ceiling_ms, struct tc_serve_request *r,
+			 struct tc_error *err)
+{
+	char *end = NULL;
+	double t = strtod(raw, &end);
+
+	/* a JSON number (members are valid JSON), so strtod reads all of it */
+	if (!end || *end || !(t > 0))
+		return tc_error_set(err, STAGE, EINVAL,
+				    "request: \"timeout_s\" must be a number above 0 (seconds; "
+				    "the policy's limit is %.3f s)",
+				    (double)ceiling_ms / 1000);
+	if (t * 1000 < (double)ceiling_ms)
+		r->limit_ms = (uint64_t)(t * 1000 + 0.999);
+	if (!r->limit_ms)
+		r->limit_ms = 1;
+	return 0;
+}
+
+static int parse_kind(const char *raw, struct tc_serve_request *r, struct tc_error *err)
+{
+	static const struct {
+		const char *raw;
+		enum tc_serve_kind kind;
+	} kinds[] = { { "\"call\"", TC_SERVE_CALL },
+		      { "\"exec\"", TC_SERVE_EXEC },
+		      { "\"stats\"", TC_SERVE_STATS } };
+
+	for (size_t i = 0; raw && i < TC_ARRAY_SIZE(kinds); i++)
+		if (!strcmp(raw, kinds[i].raw)) {
+			r->kind = kinds[i].kind;
+			return 0;
+		}
+	return tc_error_set(err, STAGE, EINVAL,
+			    "request: \"kind\" must be \"call\", \"exec\" or \"stats\"");
+}
+
+/* The members a kind allows; any other is a mistake worth naming. */
+static int check_members(char *const *m, enum tc_serve_kind kind, struct tc_error *err)
+{
+	static const bool allowed[][R__MAX] = {
+		[TC_SERVE_CALL] = { [R_ID] = 1,
+				    [R_KIND] = 1,
+				    [R_SOURCE] = 1,
+				    [R_ARGS] = 1,
+				    [R_NAME] = 1,
+				    [R_TIMEOUT] = 1 },
+		[TC_SERVE_EXEC] = { [R_ID] = 1,
+				    [R_KIND] = 1,
+				    [R_SOURCE] = 1,
+				    [R_ARGV] = 1,
+				    [R_STDIN] = 1,
+				    [R_NAME] = 1,
+				    [R_TIMEOUT] = 1 },
+		[TC_SERVE_STATS] = { [R_ID] = 1, [R_KIND] = 1 },
+	};
+
+	for (size_t i = 0; i < R__MAX; i++)
+		if (m[i] && !allowed[kind][i])
+			return tc_error_set(err, STAGE, EINVAL,
+					    "request: \"%s\" does not belong in a \"%s\" request",
+					    request_keys[i],
+					    kind == TC_SERVE_CALL   ? "call"
+					    : kind == TC_SERVE_EXEC ? "exec"
+								    : "stats");
+	if (kind != TC_SERVE_STATS && !m[R_SOURCE])
+		return tc_error_set(err, STAGE, EINVAL,
+				    "request: \"source\" is missing (the tool's source text; the "
+				    "server never reads a file for a caller)");
+	return 0;
+}
+
+static int parse_members(char *const *m, size_t request_max, uint64_t ceiling_ms,
+			 struct tc_serve_request *r, struct tc_error *err)
+{
+	int ret = parse_kind(m[R_KIND], r, err);
+
+	if (ret >= 0)
+		ret = check_members(m, r->kind, err);
+	if (ret < 0 || r->kind == TC_SERVE_STATS)
+		return ret;
+	ret = decode_string(m[R_SOURCE], "source", request_max, &r->source, &r->source_len, err);
+	if (ret >= 0 && m[R_NAME])
+		ret = parse_name(m[R_NAME], r, err);
+	if (ret >= 0 && m[R_TIMEOUT])
+		ret = parse_timeout(m[R_TIMEOUT], ceiling_ms, r, err);
+	if (ret >= 0 && m[R_ARGV])
+		ret = parse_argv(m[R_ARGV], r, err);
+	if (ret >= 0 && m[R_STDIN])
+		ret = decode_string(m[R_STDIN], "stdin", request_max, &r->input, &r->input_len,
+				    err);
+	if (ret >= 0 && r->kind == TC_SERVE_CALL) {
+		r->input_len = m[R_ARGS] ? strlen(m[R_ARGS]) : 4;
+		if (r->input_len > request_max)
+			return tc_error_set(err, STAGE, E2BIG,
+					    "request: \"args\" is larger than the %zu-byte limit",
+					    request_max);
+		r->input = strdup(m[R_ARGS] ? m[R_ARGS] : "null");
+		if (!r->input)
+			return tc_error_set(err, STAGE, ENOMEM, "request: out of memory");
+	}
+	return ret;
+}
+
+int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes, size_t request_max,
+			   uint64_t ceiling_ms, struct tc_serve_request *ret, struct tc_error *err)
+{
+	char *m[R__MAX] = { 0 };
+	int r;
+
+	*ret = (struct tc_serve_request){ .limit_ms = ceiling_ms ? ceiling_ms : 1 };
+	snprintf(ret->name, sizeof(ret->name), "tool.py");
+	r = tc_json_members(line, len, max_bytes, STAGE, request_keys, R__MAX, m, err);
+	if (r < 0)
+		return r;
+	/* the id comes back in every answer: a string or a number only */
+	if (m[R_ID] &&
+	    (m[R_ID][0] == '"' || m[R_ID][0] == '-' || (m[R_ID][0] >= '0' && m[R_ID][0] <= '9')))
+		ret->id = TAKE_PTR(m[R_ID]);
+	else if (m[R_ID])
+		r = tc_error_set(err, STAGE, EINVAL,
+				 "request: \"id\" must be a string or a number");
+	if (r >= 0)
+		r = parse_members(m, request_max, ceiling_ms, ret, err);
+	for (size_t i = 0; i < R__MAX; i++)
+		free(m[i]);
+	return r;
+}
+
+void tc_serve_request_release(struct tc_serve_request *r)
+{
+	free(r->id);
+	free(r->source);
+	free(r->input);
+	for (size_t i = 0; i < r->argc; i++)
+		free(r->argv[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- the policy's "serve" section ---- */
+
+static int id_list(const cJSON *list, const char *key, const char *origin, uint32_t *ids, size_t *n,
+		   struct tc_error *err)
+{
+	const cJSON *it;
+
+	if (!list)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return tc_error_set(err, "policy", EINVAL, "%s: serve.%s: expected an array of ids",
+				    origin, key);
+	cJSON_ArrayForEach(it, list)
+	{
+		double v = it->valuedouble;
+		if (!cJSON_IsNumber(it) || v < 0 || v > 4294967294.0 || v != (double)(uint32_t)v)
+			return tc_error_set(err, "policy", EINVAL,
+					    "%s: serve.%s: expected ids from 0 to 4294967294",
+					    origin, key);
+		if (*n == TC_SERVE_IDS_MAX)
+			return tc_error_set(err, "policy", E2BIG, "%s: serve.%s: more than %d ids",
+					    origin, key, TC_SERVE_IDS_MAX);
+		ids[(*n)++] = (uint32_t)v;
+	}
+	return 0;
+}
+
+static bool module_name(const char *s)
+{
+	bool start = true;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		bool alpha = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_';
+		if (*s == '.' && !start) {
+			start = true;
+			continue;
+		}
+		if (!alpha && (start || !(*s >= '0' && *s <= '9')))
+			return false;
+		start = false;
+	}
+	return !start;
+}
+
+static int preimport_list(const cJSON *list, const char *origin, struct tc_serve_policy *p,
+			  struct tc_error *err)
+{
+	const cJSON *it;
+
+	if (!list)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return tc_error_set(err, "policy", EINVAL,
+				    "%s: serve.preimport: expected an array of module names",
+				    origin);
+	p->has_preimport = true;
+	cJSON_ArrayForEach(it, list)
+	{
+		const char *s = cJSON_GetStringValue(it);
+		if (!s || strlen(s) >= sizeof(p->preimport[0]) || !module_name(s))
+			return tc_error_set(err, "policy", EINVAL,
+					    "%s: serve.preimport: expected module names such as "
+					    "\"json\" or \"os.path\"",
+					    origin);
+		if (p->n_preimport == TC_SERVE_IMPORTS_MAX)
+			return tc_error_set(err, "policy", E2BIG,
+					    "%s: serve.preimport: more than %d modules", origin,
+					    TC_SERVE_IMPORTS_MAX);
+		snprintf(p->preimport[p->n_preimport++], sizeof(p->preimport[0]), "%s", s);
+	}
+	return 0;
+}
+
+int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_policy *ret,
+			  struct tc_error *err)
+{
+	static const char *const keys[] = { "allow_uids", "allow_gids", "preimport" };
+	cJSON *root, *it;
+	int r = 0;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!json)
+		return 0;
+	root = cJSON_Parse(json);
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return tc_error_set(err, "policy", EINVAL, "%s: serve: expected an object", origin);
+	}
+	cJSON_ArrayForEach(it, root)
+	{
+		size_t i = 0;
+		while (i < TC_ARRAY_SIZE(keys) && strcmp(it->string, keys[i]))
+			i++;
+		if (i == TC_ARRAY_SIZE(keys)) {
+			r = tc_error_set(err, "policy", EINVAL,
+					 "%s: serve.%s: unknown key (known: allow_uids, "
+					 "allow_gids, preimport)",
+					 origin, it->string);
+			break;
+		}
+	}
+	ret->present = true;
+	ret->has_lists = cJSON_GetObjectItemCaseSensitive(root, "allow_uids") ||
+			 cJSON_GetObjectItemCaseSensitive(root, "allow_gids");
+	if (r >= 0)
+		r = id_list(cJSON_GetObjectItemCaseSensitive(root, "allow_uids"), "allow_uids",
+			    origin, ret->allow_uids, &ret->n_allow_uids, err);
+	if (r >= 0)
+		r = id_list(cJSON_GetObjectItemCaseSensitive(root, "allow_gids"), "allow_gids",
+			    origin, ret->allow_gids, &ret->n_allow_gids, err);
+	if (r >= 0)
+		r = preimport_list(cJSON_GetObjectItemCaseSensitive(root, "preimport"), origin, ret,
+				   err);
+	cJSON_Delete(root);
+	return r;
+}
+
+bool tc_serve_peer_allowed(const struct tc_serve_policy *p, uid_t self, uid_t uid, gid_t gid)
+{
+	if (!p->has_lists)
+		return uid == self;
+	for (size_t i = 0; i < p->n_allow_uids; i++)
+		if (p->allow_uids[i] == uid)
+			return true;
+	for (size_t i = 0; i < p->n_allow_gids; i++)
+		if (p->allow_gids[i] == gid)
+			return true;
+	return false;
+}

@@ -1,0 +1,534 @@
+/* `toolcell serve`'s loop (see serve.h): the listening socket (its own,
+ * or systemd's through LISTEN_FDS), READY=1 to $NOTIFY_SOCKET once the
+ * first entries are warm, SO_PEERCRED against the policy, the callers'
+ * JSON lines read and answered through per-connection non-blocking
+ * buffers, SIGTERM/SIGINT to drain and SIGHUP to drain the pools. One
+ * poll(2) loop drives the socket, every caller and every entry. Runs in
+ * the parent. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "serve-internal.h"
+#include "sha256.h"
+#include "util.h"
+
+#define SD_LISTEN_FDS_START 3
+#define ENTRY_LIFETIME_MS   (3600ull * 1000) /* an idle entry's own wall clock */
+#define READY_WAIT_MS	    60000	     /* READY=1 at the latest after this */
+
+int sbuf_add(struct sbuf *b, const char *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		char *q;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		q = realloc(b->p, cap);
+		if (!q)
+			return -ENOMEM;
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+void sbuf_drop(struct sbuf *b, size_t n)
+{
+	memmove(b->p, b->p + n, b->len - n);
+	b->len -= n;
+	b->p[b->len] = '\0';
+}
+
+void sbuf_release(struct sbuf *b)
+{
+	free(b->p);
+	*b = (struct sbuf){ 0 };
+}
+
+/* ---- the socket ---- */
+
+static int listen_fds(void)
+{
+	const char *pid = getenv("LISTEN_PID"), *fds = getenv("LISTEN_FDS");
+
+	if (!pid || !fds || strtol(pid, NULL, 10) != getpid() || strtol(fds, NULL, 10) < 1)
+		return -1;
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	fcntl(SD_LISTEN_FDS_START, F_SETFD, FD_CLOEXEC);
+	return SD_LISTEN_FDS_START;
+}
+
+static int bind_socket(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd, probe;
+
+	if (strlen(path) >= sizeof(a.sun_path)) {
+		fprintf(stderr, "toolcell: serve: the socket path %s is too long\n", path);
+		return -1;
+	}
+	strcpy(a.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || probe < 0)
+		goto fail;
+	/* a socket left by a dead server is ours to replace, a live one not */
+	if (connect(probe, (struct sockaddr *)&a, sizeof(a)) == 0) {
+		fprintf(stderr,
+			"toolcell: serve: another server listens on %s (stop it, or "
+			"give --socket PATH)\n",
+			path);
+		errno = EADDRINUSE;
+		goto fail;
+	}
+	if (errno == ECONNREFUSED)
+		unlink(path);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || chmod(path, 0660) < 0 ||
+	    listen(fd, 128) < 0) {
+		fprintf(stderr, "toolcell: serve: cannot listen on %s: %s\n", path,
+			strerror(errno));
+		goto fail;
+	}
+	close(probe);
+	return fd;
+fail:
+	tc_closep(&probe);
+	tc_closep(&fd);
+	return -1;
+}
+
+/* READY=1 and the like to systemd, without libsystemd. */
+static void sd_notify_text(const char *text)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	socklen_t len;
+	int fd;
+
+	if (!path || (path[0] != '/' && path[0] != '@') || strlen(path) >= sizeof(a.sun_path))
+		return;
+	strcpy(a.sun_path, path);
+	if (path[0] == '@')
+		a.sun_path[0] = '\0'; /* abstract */
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path));
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	(void)sendto(fd, text, strlen(text), MSG_NOSIGNAL, (struct sockaddr *)&a, len);
+	close(fd);
+}
+
+/* ---- callers ---- */
+
+static void accept_one(struct server *s)
+{
+	struct ucred cred;
+	socklen_t n = sizeof(cred);
+	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	struct conn *c;
+
+	if (fd < 0)
+		return;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &n) < 0 ||
+	    !tc_serve_peer_allowed(&s->setup->policy, geteuid(), cred.uid, cred.gid)) {
+		static const char no[] =
+			"{\"id\":null,\"ok\":false,\"error\":{\"type\":\"PermissionDenied\","
+			"\"message\":\"this uid may not use the server (the policy's "
+			"serve.allow_uids and serve.allow_gids)\",\"source\":\"toolcell\"}}\n";
+		(void)!write(fd, no, sizeof(no) - 1);
+		close(fd);
+		return;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		close(fd);
+		return;
+	}
+	c->fd = fd;
+	c->uid = cred.uid;
+	c->gid = cred.gid;
+	c->pid = cred.pid;
+	c->next = s->conns;
+	s->conns = c;
+	pool_fill(s);
+}
+
+static void conn_close(struct server *s, struct conn *c)
+{
+	pool_forget_conn(s, c);
+	for (struct conn **pp = &s->conns; *pp; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	close(c->fd);
+	sbuf_release(&c->in);
+	sbuf_release(&c->out);
+	free(c);
+}
+
+static void enqueue(struct server *s, struct conn *c, struct tc_serve_request *req)
+{
+	struct call *call;
+	bool ready = false;
+
+	if (s->n_queue >= s->opt->queue) {
+		answer_error(s, c, req->id, "Busy",
+			     "every pool entry is busy and the queue is full; try again later");
+		return;
+	}
+	call = calloc(1, sizeof(*call));
+	if (!call) {
+		answer_error(s, c, req->id, "SandboxError", "out of memory");
+		return;
+	}
+	for (struct entry *e = s->entries; e; e = e->next)
+		ready |= e->state == ENTRY_READY && e->uid == c->uid;
+	call->req = *req;
+	memset(req, 0, sizeof(*req));
+	call->conn = c;
+	call->queued_ns = tc_now_ns();
+	call->warm = ready;
+	tc_sha256(call->req.source, call->req.source_len, call->tool_sha256);
+	*s->queue_tail = call;
+	s->queue_tail = &call->next;
+	s->n_queue++;
+	c->calls++;
+	pool_dispatch(s);
+}
+
+static void on_line(struct server *s, struct conn *c, const char *line, size_t len)
+{
+	const struct tc_config *cfg = s->setup->cfg;
+	size_t req_max = cfg->limit[TC_LIMIT_REQUEST];
+	struct tc_serve_request req;
+	struct tc_error e = { 0 };
+
+	if (len == 0)
+		return;
+	if (tc_serve_request_parse(line, len, TC_SERVE_LINE_MAX(req_max), req_max,
+				   cfg->limit[TC_LIMIT_WALL], &req, &e) < 0)
+		answer_error(s, c, req.id, "BadRequest", e.message);
+	else if (req.kind == TC_SERVE_STATS)
+		answer_stats(s, c, req.id);
+	else if (s->draining)
+		answer_error(s, c, req.id, "Busy", "the server is shutting down");
+	else
+		enqueue(s, c, &req);
+	tc_serve_request_release(&req);
+}
+
+/* Whole lines out of c->in; a line over the limit is refused before any of
+ * it is parsed, and its rest skipped up to the next newline. */
+static void take_lines(struct server *s, struct conn *c)
+{
+	size_t max = TC_SERVE_LINE_MAX(s->setup->cfg->limit[TC_LIMIT_REQUEST]);
+	char *nl;
+
+	while (c->in.len && (nl = memchr(c->in.p, '\n', c->in.len))) {
+		size_t len = (size_t)(nl - c->in.p);
+		if (!c->skipping)
+			on_line(s, c, c->in.p, len);
+		c->skipping = false;
+		sbuf_drop(&c->in, len + 1);
+	}
+	if (c->in.len > max && !c->skipping) {
+		char msg[128];
+		snprintf(msg, sizeof(msg),
+			 "request: longer than the %zu-byte limit (one request per line)", max);
+		answer_error(s, c, NULL, "BadRequest", msg);
+		c->skipping = true;
+	}
+	if (c->skipping)
+		c->in.len = 0;
+}
+
+/* false: the caller is gone */
+static bool conn_read(struct server *s, struct conn *c)
+{
+	char chunk[65536];
+	ssize_t n = read(c->fd, chunk, sizeof(chunk));
+
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR;
+	if (n == 0) {
+		c->rd_eof = true; /* it may still read its answers */
+		return true;
+	}
+	if (sbuf_add(&c->in, chunk, (size_t)n) < 0)
+		return false;
+	take_lines(s, c);
+	return true;
+}
+
+static bool conn_write(struct conn *c)
+{
+	while (c->out.len) {
+		ssize_t n = send(c->fd, c->out.p, c->out.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno == EAGAIN;
+		sbuf_drop(&c->out, (size_t)n);
+	}
+	return true;
+}
+
+/* ---- the loop ---- */
+
+enum slot_kind {
+	SLOT_LISTEN,
+	SLOT_SIGNAL,
+	SLOT_CONN,
+	SLOT_FROM,
+	SLOT_ERR,
+	SLOT_STATUS,
+	SLOT_TO,
+	SLOT_EXIT
+};
+
+struct slot {
+	enum slot_kind kind;
+	void *p;
+};
+
+struct polls {
+	struct pollfd *fds;
+	struct slot *slots;
+	size_t n, cap;
+};
+
+static int poll_add(struct polls *p, int fd, short events, enum slot_kind kind, void *ptr)
+{
+	if (fd < 0)
+		return 0;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		struct pollfd *f = realloc(p->fds, cap * sizeof(*f));
+		struct slot *s;
+		if (!f)
+			return -ENOMEM;
+		p->fds = f;
+		s = realloc(p->slots, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		p->slots = s;
+		p->cap = cap;
+	}
+	p->fds[p->n] = (struct pollfd){ .fd = fd, .events = events };
+	p->slots[p->n++] = (struct slot){ kind, ptr };
+	return 0;
+}
+
+static void poll_build(struct server *s, struct polls *p)
+{
+	p->n = 0;
+	if (!s->draining)
+		poll_add(p, s->lfd, POLLIN, SLOT_LISTEN, NULL);
+	poll_add(p, s->sfd, POLLIN, SLOT_SIGNAL, NULL);
+	for (struct conn *c = s->conns; c; c = c->next) {
+		/* a caller that does not read its answers is not read either */
+		short ev = (c->rd_eof || c->out.len > (1u << 20) ? 0 : POLLIN) |
+			   (c->out.len ? POLLOUT : 0);
+		poll_add(p, c->fd, ev, SLOT_CONN, c);
+	}
+	for (struct entry *e = s->entries; e; e = e->next) {
+		poll_add(p, e->from, POLLIN, SLOT_FROM, e);
+		poll_add(p, e->err, POLLIN, SLOT_ERR, e);
+		poll_add(p, e->status, POLLIN, SLOT_STATUS, e);
+		if (e->frame.len)
+			poll_add(p, e->to, POLLOUT, SLOT_TO, e);
+		poll_add(p, e->pidfd, POLLIN, SLOT_EXIT, e);
+	}
+}
+
+static int poll_timeout(const struct server *s)
+{
+	uint64_t now = tc_now_ns(), next = UINT64_MAX;
+
+	for (const struct entry *e = s->entries; e; e = e->next)
+		if (e->state == ENTRY_BUSY && e->call && e->call->deadline_ns < next)
+			next = e->call->deadline_ns;
+	if (s->backoff_until_ns > now && s->backoff_until_ns < next)
+		next = s->backoff_until_ns;
+	if (next == UINT64_MAX)
+		return 1000;
+	return next <= now ? 0 : (int)((next - now) / 1000000 + 1);
+}
+
+static void on_signal(struct server *s)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo == SIGHUP) {
+			/* new entries are made as they are now; the old never run a call */
+			pool_drain(s);
+			continue;
+		}
+		if (s->draining) { /* a second one: end every call now */
+			for (struct entry *e = s->entries; e; e = e->next)
+				entry_end(s, e);
+			continue;
+		}
+		s->draining = true;
+		sd_notify_text("STOPPING=1");
+		pool_drain(s);
+	}
+}
+
+static bool slot_event(struct server *s, const struct slot *sl, short re)
+{
+	struct conn *c = sl->p;
+	struct entry *e = sl->p;
+
+	switch (sl->kind) {
+	case SLOT_LISTEN:
+		accept_one(s);
+		return false;
+	case SLOT_SIGNAL:
+		on_signal(s);
+		return false;
+	case SLOT_CONN:
+		if ((re & (POLLHUP | POLLERR)) || ((re & POLLIN) && !conn_read(s, c)) ||
+		    ((re & POLLOUT) && !conn_write(c))) {
+			conn_close(s, c);
+			return true; /* the lists changed: poll again */
+		}
+		return false;
+	case SLOT_FROM:
+		entry_on_output(s, e);
+		pool_dispatch(s);
+		return false;
+	case SLOT_ERR:
+		entry_on_error(e);
+		return false;
+	case SLOT_STATUS:
+		entry_on_status(e);
+		return false;
+	case SLOT_TO:
+		entry_on_writable(e);
+		return false;
+	case SLOT_EXIT:
+		entry_on_exit(s, e);
+		return true;
+	}
+	return false;
+}
+
+static bool idle(const struct server *s)
+{
+	for (const struct conn *c = s->conns; c; c = c->next)
+		if (c->out.len)
+			return false;
+	return !s->entries && !s->queue;
+}
+
+static unsigned ready_count(const struct server *s)
+{
+	unsigned n = 0;
+
+	for (const struct entry *e = s->entries; e; e = e->next)
+		n += e->state == ENTRY_READY;
+	return n;
+}
+
+static int serve_loop(struct server *s)
+{
+	struct polls p = { 0 };
+	bool notified = false;
+	uint64_t t0 = tc_now_ns();
+
+	while (!(s->draining && idle(s))) {
+		poll_build(s, &p);
+		if (poll(p.fds, p.n, poll_timeout(s)) < 0 && errno != EINTR)
+			break;
+		for (size_t i = 0; i < p.n; i++)
+			if (p.fds[i].revents && slot_event(s, &p.slots[i], p.fds[i].revents))
+				break;
+		for (struct conn *c = s->conns; c; c = c->next)
+			if (c->out.len && !conn_write(c))
+				c->rd_eof = true; /* closed at its POLLHUP */
+		pool_on_deadlines(s, tc_now_ns());
+		pool_fill(s);
+		if (!notified && (ready_count(s) >= s->opt->pool ||
+				  tc_now_ns() - t0 > READY_WAIT_MS * 1000000ull)) {
+			sd_notify_text("READY=1\nSTATUS=the pool is warm");
+			notified = true;
+		}
+	}
+	free(p.fds);
+	free(p.slots);
+	return 0;
+}
+
+static int block_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	/* blocked before the first runner is forked: a runner inherits the
+	 * mask, and its sandbox run reads them through its own signalfd */
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -1;
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup *setup)
+{
+	struct server s = { .opt = opt, .setup = setup, .entry_cfg = *setup->cfg };
+	char def[4096];
+	const char *path =
+		opt->socket_path ? opt->socket_path : tc_serve_default_socket(def, sizeof(def));
+	bool own_socket = false;
+	int r;
+
+	s.queue_tail = &s.queue;
+	s.entry_cfg.limit[TC_LIMIT_WALL] = ENTRY_LIFETIME_MS + setup->cfg->limit[TC_LIMIT_WALL];
+	s.sfd = block_signals();
+	s.lfd = listen_fds();
+	if (s.lfd < 0 && !path) {
+		fprintf(stderr, "toolcell: serve: no socket: XDG_RUNTIME_DIR is not set (give "
+				"--socket PATH)\n");
+		return 125;
+	}
+	if (s.lfd < 0) {
+		s.lfd = bind_socket(path);
+		own_socket = true;
+	} else if (fcntl(s.lfd, F_SETFL, O_NONBLOCK) < 0) {
+		s.lfd = -1;
+	}
+	if (s.lfd < 0 || s.sfd < 0) {
+		tc_closep(&s.sfd);
+		return 125;
+	}
+	if (own_socket)
+		fprintf(stderr, "toolcell: serve: listening on %s\n", path);
+	pool_fill(&s);
+	r = serve_loop(&s);
+	if (own_socket)
+		unlink(path);
+	close(s.lfd);
+	close(s.sfd);
+	while (s.conns)
+		conn_close(&s, s.conns);
+	return r < 0 ? 125 : 0;
+}

@@ -1,0 +1,125 @@
+/* `toolcell serve`: a foreground server on a UNIX socket that answers
+ * `call` and `exec` requests (JSON lines) from a warm pool of single-use
+ * sandboxes. Each pool entry is a runner child of the server running one
+ * whole sandbox (tc_sandbox_run) whose interpreter has already started the
+ * warm harness (rootfs/serve.py) and imported the policy's modules, and
+ * waits, blocked reading its stdin, for exactly one request; it is used
+ * once and ends with its PID namespace. serve.c owns the socket, the
+ * connections and the protocol's framing; serve-pool.c the entries;
+ * serve-proto.c the pure request parser. Runs in the parent, single-
+ * threaded, one poll loop. */
+#ifndef TOOLCELL_SERVE_H
+#define TOOLCELL_SERVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "toolcell/config.h"
+#include "toolcell/error.h"
+
+#define TC_SERVE_CLIENT_MAX    (64u << 20) /* the client's bound on a tool or request it reads */
+#define TC_SERVE_ARGV_MAX      64	   /* exec: arguments after the script */
+#define TC_SERVE_NAME_MAX      64	   /* the tool's file name inside (/tool/NAME) */
+#define TC_SERVE_IDS_MAX       32	   /* serve.allow_uids / serve.allow_gids entries */
+#define TC_SERVE_IMPORTS_MAX   32	   /* serve.preimport entries */
+#define TC_SERVE_POOL_MAX      64	   /* --pool */
+#define TC_SERVE_SANDBOXES_MAX 1024	   /* --max-sandboxes */
+#define TC_SERVE_QUEUE_MAX     4096	   /* --queue */
+
+/* The largest request line, from the policy's request_size (limits
+ * .request_size), which bounds the source and the args (or stdin) each:
+ * both escaped (at most 6 bytes per byte: \u00XX), plus the rest. */
+#define TC_SERVE_LINE_MAX(request_max) (12 * (size_t)(request_max) + 65536)
+
+enum tc_serve_kind {
+	TC_SERVE_CALL,	/* run(args) of a tool: the `call` envelope */
+	TC_SERVE_EXEC,	/* a script with argv and stdin: stdout, stderr, exit code */
+	TC_SERVE_STATS, /* the pools and counters */
+};
+
+/* One request line, checked (the caller's untrusted input). */
+struct tc_serve_request {
+	char *id; /* raw JSON of "id" (a string or a number), or NULL; owned */
+	enum tc_serve_kind kind;
+	char *source; /* the tool's or script's source, decoded; owned */
+	size_t source_len;
+	char *input; /* call: the raw JSON of "args"; exec: the decoded "stdin"; owned */
+	size_t input_len;
+	char name[TC_SERVE_NAME_MAX + 1]; /* "tool.py" unless "name" says */
+	char *argv[TC_SERVE_ARGV_MAX];	  /* exec: decoded; owned */
+	size_t argc;
+	uint64_t limit_ms; /* this call's wall time: the ceiling, or "timeout_s" below it */
+};
+
+/* Check one request line of at most max_bytes. "args" (call) is any JSON
+ * value of at most request_max bytes; "timeout_s" only lowers ceiling_ms.
+ * -EINVAL (err says why; ret->id is set when the line had a valid one),
+ * -E2BIG, -ENOMEM. Release with tc_serve_request_release, also after a
+ * failure. Pure. */
+int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes, size_t request_max,
+			   uint64_t ceiling_ms, struct tc_serve_request *ret, struct tc_error *err);
+void tc_serve_request_release(struct tc_serve_request *r);
+
+/* The policy's "serve" section (policy keys serve.allow_uids,
+ * serve.allow_gids, serve.preimport). */
+struct tc_serve_policy {
+	bool present;
+	bool has_lists; /* allow_uids or allow_gids given: only they may connect */
+	uid_t allow_uids[TC_SERVE_IDS_MAX];
+	size_t n_allow_uids;
+	gid_t allow_gids[TC_SERVE_IDS_MAX];
+	size_t n_allow_gids;
+	bool has_preimport;			  /* else the default list */
+	char preimport[TC_SERVE_IMPORTS_MAX][64]; /* module names */
+	size_t n_preimport;
+};
+
+/* Parse the "serve" section's JSON text (pure); origin names the policy. */
+int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_policy *ret,
+			  struct tc_error *err);
+
+/* true when a peer with these credentials may connect: its uid or gid is
+ * listed, or (neither list given) it is the server's own uid. Pure. */
+bool tc_serve_peer_allowed(const struct tc_serve_policy *p, uid_t self, uid_t uid, gid_t gid);
+
+/* What `toolcell serve` was asked for. */
+struct tc_serve_options {
+	const char *socket_path; /* NULL: the default (tc_serve_default_socket) */
+	unsigned pool;		 /* ready entries per key */
+	unsigned max_sandboxes;	 /* entries alive at once, ready or busy */
+	unsigned queue;		 /* calls waiting for an entry before Busy */
+	const char *policy_path; /* --policy, or NULL */
+};
+
+/* The command line of `toolcell serve` (argv[1] is "serve"); ret_help
+ * true for --help. -EINVAL with err naming the option. Pure. */
+int tc_serve_cli_parse(int argc, char **argv, struct tc_serve_options *ret, bool *ret_help,
+		       struct tc_error *err);
+/* `toolcell serve --help`. Static. */
+const char *tc_serve_help(void);
+
+/* /run/toolcell/toolcell.sock for root, $XDG_RUNTIME_DIR/toolcell.sock
+ * otherwise (NULL when that is unset). */
+const char *tc_serve_default_socket(char *buf, size_t n);
+
+/* What the server runs with, from the policy and the host. */
+struct tc_serve_setup {
+	const struct tc_config *cfg;
+	struct tc_serve_policy policy;
+	const char *policy_path;
+	char policy_sha256[65], rootfs_sha256[65];
+	const char *harness; /* the warm harness inside, e.g. /usr/lib/toolcell/serve.pyc */
+};
+
+/* Run the server until SIGTERM/SIGINT (then drain); returns an exit
+ * status (0, or 125 when it could not start, with the reason on stderr). */
+int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup *setup);
+
+/* `toolcell call --server SOCKET TOOL.py < request`: send the tool's
+ * source and the request to a server, print the envelope; returns the
+ * exit status of `call` (0 ok, 1 the tool failed, 125 toolcell's own). */
+int tc_serve_client_call(const char *socket_path, const char *tool_path, size_t request_max);
+
+#endif

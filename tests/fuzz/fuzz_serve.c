@@ -1,0 +1,76 @@
+/* libFuzzer harness for `toolcell serve`'s request lines: on arbitrary
+ * bytes tc_serve_request_parse must never crash, must answer 0, -EINVAL,
+ * -E2BIG or -ENOMEM with a message on refusal, and what it accepts must
+ * hold to the limits: a source, args and stdin within the request limit,
+ * no NUL in the source, a tool name ending in .py without a slash, at
+ * most TC_SERVE_ARGV_MAX arguments, a time limit within the ceiling, and
+ * an id that is itself one valid JSON value. The policy's "serve" section
+ * parser gets the same bytes. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol.h"
+#include "serve.h"
+
+#define FUZZ_MAX_BYTES	 65536
+#define FUZZ_REQUEST_MAX 4096
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_accepted(const struct tc_serve_request *r, uint64_t ceiling)
+{
+	struct tc_error err = { 0 };
+	size_t n = strlen(r->name);
+
+	if (r->limit_ms == 0 || r->limit_ms > ceiling)
+		abort();
+	if (r->id && tc_json_validate(r->id, strlen(r->id), FUZZ_MAX_BYTES, "id", &err) != 0)
+		abort();
+	if (r->kind == TC_SERVE_STATS)
+		return;
+	if (!r->source || r->source_len > FUZZ_REQUEST_MAX || strlen(r->source) != r->source_len)
+		abort();
+	if (n < 4 || strcmp(r->name + n - 3, ".py") || strchr(r->name, '/'))
+		abort();
+	if (r->argc > TC_SERVE_ARGV_MAX || (r->input && r->input_len > FUZZ_REQUEST_MAX))
+		abort();
+	if (r->kind == TC_SERVE_CALL &&
+	    (!r->input || tc_json_validate(r->input, r->input_len, FUZZ_MAX_BYTES, "args", &err)))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tc_serve_request req;
+	struct tc_serve_policy pol;
+	struct tc_error err = { 0 };
+	uint64_t ceiling = 1 + (size ? data[0] : 0) * 1000ull;
+	int r = tc_serve_request_parse((const char *)data, size, FUZZ_MAX_BYTES, FUZZ_REQUEST_MAX,
+				       ceiling, &req, &err);
+
+	if (r != 0 && r != -EINVAL && r != -E2BIG && r != -ENOMEM)
+		abort();
+	if (r < 0 && !err.message[0])
+		abort();
+	if (r == 0)
+		check_accepted(&req, ceiling);
+	tc_serve_request_release(&req);
+	{
+		char *copy = malloc(size + 1);
+
+		if (!copy)
+			return 0;
+		memcpy(copy, data, size);
+		copy[size] = '\0';
+		r = tc_serve_policy_parse(copy, "fuzz.json", &pol, &err);
+		if (r < 0 && !err.message[0])
+			abort();
+		if (r == 0 &&
+		    (pol.n_allow_uids > TC_SERVE_IDS_MAX || pol.n_preimport > TC_SERVE_IMPORTS_MAX))
+			abort();
+		free(copy);
+	}
+	return 0;
+}

@@ -1,0 +1,346 @@
+#!/usr/bin/env bats
+# toolcell serve: a warm pool of single-use sandboxes on a UNIX socket.
+# Every call gets a fresh sandbox (nothing of one call is seen by the next);
+# who may connect is the policy's; bad and oversized lines are answered and
+# the connection stays usable; a caller that leaves has its sandbox killed;
+# SIGTERM drains; SIGKILL of the server leaves no process of its behind.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup() {
+	tc_setup
+	SERVER=
+	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
+}
+
+teardown() {
+	if [ -n "$SERVER" ]; then
+		kill -KILL "$SERVER" 2>/dev/null || true
+		wait "$SERVER" 2>/dev/null || true
+	fi
+	tc_teardown
+}
+
+# policy BODY: a policy with a 4K request limit, a timeout of $TIMEOUT s (20)
+# and BODY's keys
+policy() {
+	printf '{"version": 1, "limits": {"timeout": %s, "request_size": "4K"}%s}\n' \
+		"${TIMEOUT:-20}" "${1:+, $1}" \
+		>"$TC_TMP/p.json"
+	chmod 644 "$TC_TMP/p.json"
+}
+
+# start [OPTIONS...]: a server on $TC_TMP/s.sock with $TC_TMP/p.json, once
+# a pool has a ready entry (asked as $AS_CALLER, a command prefix, if set)
+start() {
+	[ -f "$TC_TMP/p.json" ] || policy
+	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" "$@" \
+		2>"$TC_TMP/serve.err" &
+	SERVER=$!
+	for _ in $(seq 300); do
+		# a caller of another uid needs more than the socket's 0660
+		[ -z "${AS_CALLER:-}" ] || [ ! -S "$TC_TMP/s.sock" ] || chmod 666 "$TC_TMP/s.sock"
+		if [ -S "$TC_TMP/s.sock" ] &&
+			echo '{"id":0,"kind":"stats"}' | ${AS_CALLER:-} "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/st" 2>/dev/null &&
+			"$PY" -I -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not any(p["ready"] for p in d.get("pools", [])))' "$TC_TMP/st"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	cat "$TC_TMP/serve.err" >&2
+	return 1
+}
+
+# req ID KIND FILE [ARGS_JSON] [EXTRA_JSON_MEMBERS]: one request line
+req() {
+	"$PY" -I -c '
+import json, sys
+i, kind, path = sys.argv[1:4]
+d = {"id": int(i), "kind": kind, "source": open(path).read()}
+if kind == "call":
+    d["args"] = json.loads(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
+if len(sys.argv) > 5:
+    d.update(json.loads(sys.argv[5]))
+print(json.dumps(d))' "$@"
+}
+
+# ask LINES...: send the lines on one connection, the answers into $TC_TMP/out
+ask() {
+	printf '%s\n' "$@" | timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/out"
+}
+
+# answer ID KEY.PATH: a value of the answer with that id
+answer() {
+	"$PY" -I -c '
+import json, sys
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    if d["id"] == json.loads(sys.argv[2]):
+        print(line, end="")
+        break
+else:
+    sys.exit(1)' "$TC_TMP/out" "$1" | jget "$2"
+}
+
+# descendants PID: every process below PID (by parent pid), one per line
+descendants() {
+	"$PY" -I -c '
+import os, sys
+kids = {}
+for p in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        ppid = int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        continue
+    kids.setdefault(ppid, []).append(int(p))
+todo, seen = [int(sys.argv[1])], []
+while todo:
+    for k in kids.get(todo.pop(), []):
+        seen.append(k)
+        todo.append(k)
+print("\n".join(map(str, seen)))' "$1"
+}
+
+# gone PID...: true once none of them is alive (within 15 s)
+gone() {
+	for _ in $(seq 150); do
+		local alive=0
+		for p in "$@"; do
+			[ -d "/proc/$p" ] && alive=1
+		done
+		[ "$alive" = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# a tool that starts a python sleeping under the marker MARK (its argv)
+sleeper_tool() {
+	cat >"$TC_TMP/sleeper.py" <<'PY'
+import os, time
+def run(args):
+    if os.fork() == 0:
+        os.execv("/usr/bin/python3", ["python3", "-c", "import time; time.sleep(120)", args["mark"]])
+    time.sleep(args.get("sleep", 0))
+    return "slept"
+PY
+}
+
+@test "toolcell call --server prints the one-shot envelope; the record says the entry was warm" {
+	start
+	cat >"$TC_TMP/add.py" <<'PY'
+def run(args):
+    return {"sum": args["a"] + args["b"], "big": 123456789012345678901234567890}
+PY
+	run -0 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/add.py" <<<'{"a": 40, "b": 2}'
+	[ "$(jget data <<<"$output")" = '{"big": 123456789012345678901234567890, "sum": 42}' ]
+	[[ "$output" == '{"ok":true,"data":{"sum":42,"big":123456789012345678901234567890},"meta":{"status":"ok",'* ]]
+	[ "$(jget meta.exit_code <<<"$output")" = 0 ]
+	cat >"$TC_TMP/fail.py" <<'PY'
+def run(args):
+    raise KeyError("nope")
+PY
+	run -1 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/fail.py" <<<'{}'
+	[ "$(jget error.type <<<"$output")" = KeyError ]
+	[ "$(jget error.source <<<"$output")" = tool ]
+	ask "$(req 5 call "$TC_TMP/add.py" '{"a": 1, "b": 1}')"
+	[ "$(answer 5 data.sum)" = 2 ]
+	[ "$(answer 5 record.pool.warm)" = true ]
+	[ "$(answer 5 record.pool.waited_ms)" = 0 ]
+	[ "$(answer 5 record.status)" = ok ]
+	[ "$(answer 5 record.verb)" = call ]
+	[ "$(answer 5 record.caller_uid)" = "$(id -u)" ]
+	[ "$(answer 5 record.isolation.namespaces)" = '["user", "mount", "pid", "net", "ipc", "uts", "cgroup"]' ]
+	[ "$(answer 5 record.provenance.tool.sha256)" = "$(sha256sum <"$TC_TMP/add.py" | cut -d' ' -f1)" ]
+}
+
+@test "single use: a file in /tmp and /dev/shm, a global and a forked child are gone at the next call" {
+	start
+	cat >"$TC_TMP/leave.py" <<'PY'
+import builtins, os
+def run(args):
+    open("/tmp/marker", "w").write("x")
+    open("/dev/shm/f", "w").write("x")
+    builtins.LEFT_BEHIND = 1
+    if os.fork() == 0:
+        os.execv("/usr/bin/python3", ["python3", "-c", "import time; time.sleep(120)", args["mark"]])
+    return sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+PY
+	cat >"$TC_TMP/look.py" <<'PY'
+import builtins, os
+def run(args):
+    return {"tmp": os.path.exists("/tmp/marker"), "shm": os.path.exists("/dev/shm/f"),
+            "global": hasattr(builtins, "LEFT_BEHIND"),
+            "others": [p for p in os.listdir("/proc") if p.isdigit() and int(p) != os.getpid()]}
+PY
+	mark="serve-single-use-$$-$RANDOM"
+	ask "$(req 1 call "$TC_TMP/leave.py" "{\"mark\": \"$mark\"}")"
+	[ "$(answer 1 ok)" = true ]
+	# the child ran beside the tool, then died with the call's PID namespace
+	[ "$(answer 1 data)" = "[2, 3]" ] || [ "$(answer 1 data)" = "[1, 2, 3]" ]
+	run ! pgrep -f "$mark"
+	ask "$(req 2 call "$TC_TMP/look.py")"
+	[ "$(answer 2 data)" = '{"global": false, "others": [], "shm": false, "tmp": false}' ]
+}
+
+@test "a uid the policy does not list is refused at connect; a listed one is served" {
+	policy '"serve": {"allow_uids": [4242]}'
+	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" 2>"$TC_TMP/serve.err" &
+	SERVER=$!
+	for _ in $(seq 100); do [ -S "$TC_TMP/s.sock" ] && break; sleep 0.1; done
+	echo 'def run(a): return 1' >"$TC_TMP/one.py"
+	run -125 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/one.py" <<<'{}'
+	[[ "$output" == *'{"ok":false,"error":{"type":"PermissionDenied",'* ]]
+	[[ "$output" == *"may not use the server (the policy's serve.allow_uids and serve.allow_gids)"* ]]
+	if [ "$(id -u)" = 0 ]; then
+		kill "$SERVER"
+		wait "$SERVER" || true
+		policy '"serve": {"allow_uids": [65534]}'
+		AS_CALLER="setpriv --reuid=nobody --regid=nogroup --clear-groups" start
+		chmod 644 "$TC_TMP/one.py"
+		run -0 setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/one.py" <<<'{}'
+		[ "$(jget data <<<"$output")" = 1 ]
+		run -125 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/one.py" <<<'{}'
+		[[ "$output" == *'{"ok":false,"error":{"type":"PermissionDenied",'* ]]
+		# each caller uid has its own pool: nobody's entries are nobody's
+		echo '{"id":9,"kind":"stats"}' | setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/out"
+		"$PY" -I -c 'import json,sys; d=json.load(open(sys.argv[1])); assert 65534 in [p["uid"] for p in d["pools"]], d' "$TC_TMP/out"
+	fi
+}
+
+@test "a malformed line is answered BadRequest and the connection goes on" {
+	start
+	echo 'def run(a): return a' >"$TC_TMP/echo.py"
+	ask 'not json' '{"id": 3, "kind": "call"}' '{"id": "x", "kind": "dance", "source": ""}' \
+		"$(req 4 call "$TC_TMP/echo.py" '[1, 2]')"
+	[ "$(sed -n 1p "$TC_TMP/out" | jget error.type)" = BadRequest ]
+	[ "$(sed -n 1p "$TC_TMP/out" | jget id)" = null ]
+	[ "$(answer 3 error.message)" = 'request: "source" is missing (the tool'"'"'s source text; the server never reads a file for a caller)' ]
+	[ "$(answer '"x"' error.message)" = 'request: "kind" must be "call", "exec" or "stats"' ]
+	[ "$(answer 4 data)" = "[1, 2]" ]
+}
+
+@test "a line over the request limit is refused before anything is built; the next line is served" {
+	start
+	echo 'def run(a): return "after"' >"$TC_TMP/after.py"
+	# request_size 4K: a line may have 12 * 4096 + 65536 bytes
+	big=$("$PY" -I -c 'print("{\"id\": 1, \"kind\": \"call\", \"source\": \"" + "x" * 200000 + "\"}")')
+	ask "$big" "$(req 2 call "$TC_TMP/after.py")"
+	[ "$(sed -n 1p "$TC_TMP/out" | jget error.message)" = "request: longer than the 114688-byte limit (one request per line)" ]
+	[ "$(answer 2 data)" = after ]
+	ask '{"id": 7, "kind": "stats"}'
+	[ "$(answer 7 calls.bad_request)" = 1 ]
+	[ "$(answer 7 calls.ok)" = 1 ]
+	[ "$(answer 7 calls.warm)" = 1 ]
+	[ "$(answer 7 calls.cold)" = 0 ]
+}
+
+@test "a caller that disconnects mid-call has its sandbox killed" {
+	# far beyond the test's waits: only the hang-up can end the call in time
+	TIMEOUT=300 policy
+	start
+	sleeper_tool
+	mark="serve-hangup-$$-$RANDOM"
+	# (the line is made first: its maker's argv holds the mark too)
+	req 1 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 60}" >"$TC_TMP/req"
+	timeout 30 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" --hangup-after 3 <"$TC_TMP/req" &
+	client=$!
+	for _ in $(seq 300); do pgrep -f "$mark" >/dev/null && break; sleep 0.1; done
+	pgrep -f "$mark"
+	wait "$client"
+	# the caller is gone; its sandbox (the marked child in it) follows
+	for _ in $(seq 150); do pgrep -f "$mark" >/dev/null || break; sleep 0.1; done
+	run ! pgrep -f "$mark"
+	ask '{"id": 2, "kind": "stats"}'
+	[ "$(answer 2 calls.abandoned)" = 1 ]
+	[ "$(answer 2 pools.0.busy)" = 0 ]
+}
+
+@test "a call past its timeout_s is a Timeout, counted from dispatch" {
+	start
+	sleeper_tool
+	mark="serve-timeout-$$-$RANDOM"
+	ask "$(req 1 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 30}" '{"timeout_s": 1}')"
+	[ "$(answer 1 error.type)" = Timeout ]
+	[ "$(answer 1 error.source)" = toolcell ]
+	[ "$(answer 1 record.status)" = timeout ]
+	[ "$(answer 1 record.limits.timeout.value)" = 1000 ]
+	wall=$(answer 1 record.wall_ms)
+	[ "$wall" -ge 1000 ] && [ "$wall" -lt 10000 ]
+	run ! pgrep -f "$mark"
+}
+
+@test "exec runs a script with argv and stdin: stdout, stderr, exit code and the record" {
+	start
+	cat >"$TC_TMP/s.py" <<'PY'
+import sys
+data = sys.stdin.read()
+print(sys.argv[1:], data.upper())
+print("to stderr", file=sys.stderr)
+sys.exit(3)
+PY
+	ask "$(req 1 exec "$TC_TMP/s.py" '' '{"argv": ["a", "b c"], "stdin": "hello"}')"
+	[ "$(answer 1 stdout)" = "['a', 'b c'] HELLO" ]
+	[ "$(answer 1 stderr)" = "to stderr" ]
+	[ "$(answer 1 exit_code)" = 3 ]
+	[ "$(answer 1 status)" = exit_nonzero ]
+	[ "$(answer 1 record.verb)" = exec ]
+	[ "$(answer 1 record.exit_code)" = 3 ]
+}
+
+@test "a full queue answers Busy at once; the queued calls still run" {
+	start --pool 1 --max-sandboxes 1 --queue 1
+	sleeper_tool
+	mark="serve-busy-$$-$RANDOM"
+	ask "$(req 1 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 2}")" \
+		"$(req 2 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 0}")" \
+		"$(req 3 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 0}")"
+	[ "$(sed -n 1p "$TC_TMP/out" | jget id)" = 3 ]
+	[ "$(answer 3 error.type)" = Busy ]
+	[ "$(answer 1 data)" = slept ]
+	[ "$(answer 2 data)" = slept ]
+	[ "$(answer 2 record.pool.warm)" = false ]
+}
+
+@test "SIGTERM drains: calls in flight finish and are answered, then the server exits 0 with nothing left" {
+	start
+	sleeper_tool
+	mark="serve-term-$$-$RANDOM"
+	req 1 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 3}" >"$TC_TMP/req"
+	timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/req" >"$TC_TMP/out" &
+	client=$!
+	for _ in $(seq 300); do pgrep -f "$mark" >/dev/null && break; sleep 0.1; done
+	pgrep -f "$mark"
+	mapfile -t kids < <(descendants "$SERVER")
+	kill -TERM "$SERVER"
+	wait "$client"
+	[ "$(answer 1 data)" = slept ]
+	run -0 wait "$SERVER"
+	SERVER=
+	[ ! -e "$TC_TMP/s.sock" ]
+	gone "${kids[@]}"
+	run ! pgrep -f "$mark"
+}
+
+@test "SIGKILL of the server leaves no sandbox and no runner alive" {
+	TIMEOUT=300 policy
+	start --pool 2
+	sleeper_tool
+	mark="serve-kill-$$-$RANDOM"
+	req 1 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 60}" >"$TC_TMP/req"
+	timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/req" >"$TC_TMP/out" &
+	for _ in $(seq 300); do pgrep -f "$mark" >/dev/null && break; sleep 0.1; done
+	pgrep -f "$mark"
+	mapfile -t kids < <(descendants "$SERVER")
+	# runners, their sandboxes' inits, the warm harnesses, the busy tool, its child
+	[ "${#kids[@]}" -ge 7 ]
+	kill -KILL "$SERVER"
+	wait "$SERVER" || true
+	SERVER=
+	gone "${kids[@]}"
+	run ! pgrep -f "$mark"
+}
