@@ -344,3 +344,75 @@ PY
 	gone "${kids[@]}"
 	run ! pgrep -f "$mark"
 }
+
+@test "32 concurrent clients each get their own answer; every call had a fresh sandbox" {
+	start --pool 4 --max-sandboxes 8 --queue 64
+	cat >"$TC_TMP/double.py" <<'PY'
+import os
+def run(args):
+    first = not os.path.exists("/tmp/used")
+    open("/tmp/used", "w").write("x")
+    return {"n": args["n"] * 2, "fresh": first}
+PY
+	pids=()
+	for i in $(seq 32); do
+		timeout 120 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/double.py" \
+			<<<"{\"n\": $i}" >"$TC_TMP/c$i.out" 2>"$TC_TMP/c$i.err" &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do
+		wait "$p"
+	done
+	for i in $(seq 32); do
+		[ "$(jget data <"$TC_TMP/c$i.out")" = "{\"fresh\": true, \"n\": $((2 * i))}" ]
+	done
+	ask '{"id": 1, "kind": "stats"}'
+	[ "$(answer 1 calls.ok)" = 32 ]
+	[ "$(answer 1 calls.busy)" = 0 ]
+	[ "$(answer 1 queue)" = 0 ]
+	[ "$(answer 1 pools.0.busy)" = 0 ]
+	[ "$(answer 1 dispatch_ms.n)" = 32 ]
+}
+
+@test "the Python client: Client(socket) with call, call_file, exec and stats over one connection" {
+	start
+	echo 'def run(args): return {"got": args}' >"$TC_TMP/echo.py"
+	run -0 env PYTHONPATH="$(tc_python_dir)" "$PY" -I -c '
+import sys
+sys.path.insert(0, __import__("os").environ["PYTHONPATH"])
+import toolcell_client
+with toolcell_client.Client(sys.argv[1]) as c:
+    a = c.call("def run(args):\n    return args[\"a\"] + 1\n", {"a": 41})
+    b = c.call_file(sys.argv[2], [1, "x"])
+    e = c.exec("import sys; print(sys.argv[1:], sys.stdin.read())", argv=["p"], stdin="in")
+    t = c.call("def run(args):\n    import time; time.sleep(30)\n", timeout_s=0.5)
+    s = c.stats()
+print(a["id"], a["data"], a["record"]["pool"]["warm"])
+print(b["data"], b["record"]["provenance"]["tool"]["sha256"] is not None)
+print(e["exit_code"], repr(e["stdout"]))
+print(t["ok"], t["error"]["type"], t["record"]["status"])
+print(s["calls"]["ok"], s["calls"]["timeout"])
+' "$TC_TMP/s.sock" "$TC_TMP/echo.py"
+	[ "${lines[0]}" = "1 42 True" ]
+	[ "${lines[1]}" = "{'got': [1, 'x']} True" ]
+	[ "${lines[2]}" = "0 \"['p'] in\\n\"" ]
+	[ "${lines[3]}" = "False Timeout timeout" ]
+	[ "${lines[4]}" = "3 1" ]
+	# a refused caller gets ToolcellRefused, never a hang
+	kill "$SERVER"
+	wait "$SERVER" || true
+	policy '"serve": {"allow_uids": [4242]}'
+	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" 2>"$TC_TMP/serve.err" &
+	SERVER=$!
+	for _ in $(seq 100); do [ -S "$TC_TMP/s.sock" ] && break; sleep 0.1; done
+	run -0 env PYTHONPATH="$(tc_python_dir)" "$PY" -I -c '
+import sys
+sys.path.insert(0, __import__("os").environ["PYTHONPATH"])
+import toolcell_client
+try:
+    toolcell_client.Client(sys.argv[1]).call("def run(a): return 1")
+except toolcell_client.ToolcellRefused as e:
+    print("refused", e.type)
+' "$TC_TMP/s.sock"
+	[ "$output" = "refused PermissionDenied" ]
+}

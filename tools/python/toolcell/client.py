@@ -1,6 +1,6 @@
 """Call toolcell from a Python agent framework: standard library only (Python 3.11).
 
-Three entry points, one per way a framework runs Python tools:
+Four entry points, one per way a framework runs Python tools:
 
     call(tool, request, **limits) -> dict
         `toolcell call`: one JSON request in, the envelope out, as a dict
@@ -14,6 +14,11 @@ Three entry points, one per way a framework runs Python tools:
         relay. exit_code is subprocess's (-N when the tool was killed by
         signal N), stdout and stderr are bytes, record is the result record
         (DESIGN §3) read through --result-fd.
+
+    Client(socket_path=None)
+        `toolcell serve`'s client (toolcell.serve): one persistent connection;
+        call(source, args), exec(source, argv, stdin) and stats(), each
+        answered from a fresh warm sandbox.
 
     Session(allowed_imports=None, default_imports=None, **limits)
         `toolcell session`: a long-lived interpreter that keeps globals
@@ -604,3 +609,12 @@ class Session:
             except OSError:
                 pass
         self._drain.join(1)
+
+
+def __getattr__(name):
+    """Client, the `toolcell serve` client (toolcell.serve), loaded when asked for."""
+    if name == "Client":
+        from toolcell.serve import Client
+
+        return Client
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
