@@ -1,4 +1,4 @@
-/* cgroup v2 limits (DESIGN §5): memory, pids and cpu for the whole
+/* cgroup v2 limits (README.md, "cgroup v2 limits"): memory, pids and cpu for the whole
  * sandbox, where the host delegates a cgroup v2 subtree to toolcell.
  *
  * Layout: one delegated parent P (named by --cgroup-parent or the policy,

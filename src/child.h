@@ -1,5 +1,5 @@
 /* The child side of clone3: one straight pipeline that becomes the
- * sandbox's PID 1 (a small init) and starts the tool (DESIGN §4 steps
+ * sandbox's PID 1 (a small init) and starts the tool (HACKING.md, "The child pipeline", steps
  * 1-6). Everything it uses was prepared by the parent; it makes plain
  * syscalls, allocates nothing, never returns, and reports every failure
  * over the sync socket as a struct tc_msg before _exit. */

@@ -1,5 +1,5 @@
-/* The `call` protocol (DESIGN §3): reading the tool's response and
- * building the envelope `call` prints. Every byte of it goes through
+/* The `call` protocol (README.md, "The `call` envelope"): reading the
+ * tool's response and building the envelope `call` prints. Every byte of it goes through
  * json.h's strict scanner first, because the bytes of `data` are copied
  * into the envelope verbatim and so must be JSON every consumer accepts;
  * the scan also knows where each member's value lies, and cJSON gives the

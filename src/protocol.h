@@ -1,5 +1,5 @@
-/* The `call` protocol (DESIGN §3): validating the tool's response and
- * building the envelope. Requests are validated with json.h's
+/* The `call` protocol (README.md, "The `call` envelope"): validating the
+ * tool's response and building the envelope. Requests are validated with json.h's
  * tc_json_validate (included here for the callers that check both). Pure:
  * bytes in, structs and strings out. Runs in the parent. */
 #ifndef TOOLCELL_PROTOCOL_H

@@ -1,4 +1,4 @@
-/* The result record (DESIGN §3): struct tc_outcome, as the supervisor
+/* The result record (README.md, "The result record"): struct tc_outcome, as the supervisor
  * filled it, turned into the JSON document toolcell writes after the tool
  * ended. Built with cJSON, never by hand; every string that did not
  * originate in toolcell is made valid UTF-8 first. Pure; runs in the

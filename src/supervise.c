@@ -37,7 +37,7 @@ static void kill_sandbox(struct tc_supervisor *s, enum tc_kill_reason why)
 	if (s->init_exited)
 		return;
 	/* the first reason observed wins; within one turn of the loop the
-	 * checks run in the tie order of DESIGN §3 */
+	 * checks run in the tie order of HACKING.md */
 	if (s->reason == TC_KILL_NONE)
 		s->reason = why;
 	/* the processes the kill takes are never reaped by the init, so their
@@ -422,7 +422,7 @@ int tc_supervise(struct tc_supervisor *s)
 			tc_stream_cut(&s->out);
 		if (s->err.dst_gone && s->err.src >= 0)
 			tc_stream_cut(&s->err);
-		/* within one turn, the tie order of DESIGN §3: memory and
+		/* within one turn, the tie order of HACKING.md: memory and
 		 * processes (the sample), then output, then time */
 		if (!s->init_exited && now >= next_sample) {
 			sample(s);

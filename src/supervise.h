@@ -19,7 +19,7 @@
 #include "seccomp.h"
 
 /* Why toolcell ended the sandbox itself. The order of the values is the
- * tie order of DESIGN §3 (syscall_denied first). */
+ * tie order of HACKING.md ("Why a run ended") (syscall_denied first). */
 enum tc_kill_reason {
 	TC_KILL_NONE,
 	TC_KILL_SYSCALL,

@@ -17,7 +17,7 @@ static inline void tc_closep(int *fd)
 {
 	if (*fd >= 0) {
 		int saved = errno;
-		close(*fd); /* never retried on EINTR (STYLE rule 10) */
+		close(*fd); /* never retried on EINTR (HACKING.md, style rule 10) */
 		errno = saved;
 	}
 }

@@ -2,7 +2,7 @@
  * changes to it. Pure data shared by the policy (which supplies defaults
  * and ceilings), the command line (which asks for overrides) and the
  * launcher (which enforces the result). Every input limit is defined here
- * once (STYLE rule 11). */
+ * once (HACKING.md, style rule 11). */
 #ifndef TOOLCELL_CONFIG_H
 #define TOOLCELL_CONFIG_H
 

@@ -1,6 +1,6 @@
 /* Error context for every fallible function: a fixed-size record that needs
  * no heap, so the child can fill it after clone and send it to the parent
- * over the sync socket as bytes (STYLE rule 6). Functions return >= 0 on
+ * over the sync socket as bytes (HACKING.md, style rule 6). Functions return >= 0 on
  * success and -errno on failure; the struct says where and why. */
 #ifndef TOOLCELL_ERROR_H
 #define TOOLCELL_ERROR_H

@@ -1,4 +1,4 @@
-/* The result record (DESIGN §3): what happened to one run, as toolcell
+/* The result record (README.md, "The result record"): what happened to one run, as toolcell
  * observed it. The supervisor fills struct tc_outcome; this module turns it
  * into the JSON record with cJSON. Pure; runs in the parent after the tool
  * ended. */

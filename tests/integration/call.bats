@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# `toolcell call TOOL.py < request` (DESIGN §3, "call envelope"): one JSON
+# `toolcell call TOOL.py < request` (README.md, "The `call` envelope"): one JSON
 # request in, exactly one JSON envelope out; run(args) and script-mode tools;
 # toolcell's own errors (BadRequest, Timeout, InvalidResponse) against the
 # tool's; exit 0 / 1 / 125; and PyRunner-style example tools.

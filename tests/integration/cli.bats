@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# toolcell's command line (DESIGN §3): help texts, refusals (exit 125 with a
+# toolcell's command line (toolcell(1), README.md): help texts, refusals (exit 125 with a
 # message naming what was refused), `run`'s 126/127, the result record and
 # how it is written, `policy check`, the policy's ceilings on options, and
 # that toolcell prints nothing of its own on stdout in run and python modes.
@@ -18,7 +18,7 @@ teardown() {
 	tc_teardown
 }
 
-# The common options of DESIGN §3, and one option per limit of the policy
+# The common options of toolcell(1), and one option per limit of the policy
 COMMON_OPTIONS=(--policy --rootfs --timeout --memory --cpus --pids --ro-bind --bind
 	--workspace --env --pass-env --result --result-fd --quiet --verbose)
 
@@ -270,7 +270,7 @@ one_diag() {
 
 # ---------------------------------------------------------------- the record
 
-@test "--result FILE: the record has every DESIGN §3 required key, with the right values for an ok run" {
+@test "--result FILE: the record has every key README.md requires, with the right values for an ok run" {
 	capture "$TOOLCELL" run --result "$TC_TMP/record.json" "$PY3" -c 'print("hello")'
 	[ "$status" -eq 0 ]
 	is_one_json "$TC_TMP/record.json"
@@ -603,7 +603,7 @@ except OSError as e:
 	[[ "${lines[1]}" == EROFS || "${lines[1]}" == EACCES ]]
 }
 
-@test "--ro-bind of a folder under /tmp at its own path is accepted (DESIGN refuses only /, /proc, /sys, /dev, /run, home roots, sockets, devices)" {
+@test "--ro-bind of a folder under /tmp at its own path is accepted (only /, /proc, /sys, /dev, /run, home roots, sockets, devices are refused)" {
 	mkdir "$TC_TMP/data"
 	printf 'in tmp\n' >"$TC_TMP/data/f.txt"
 	chmod 755 "$TC_TMP/data"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # tools/era-wrapper, the ERA microVM wrapper's command line on toolcell
-# (DESIGN section 3, "Compatibility front ends"); ThreeGate's runner on top
+# (README.md, "ThreeGate / ERA"); ThreeGate's runner on top
 # of it is threegate.bats.
 #
 # era-wrapper --language python --cmd CMD --network none [--timeout S

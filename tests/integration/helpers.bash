@@ -76,7 +76,7 @@ same_bytes() {
 }
 
 # tc_skip REASON: skip where a developer's host lacks something, but in CI
-# (CI=true) a test that cannot run is a failure, never a pass (STYLE 19).
+# (CI=true) a test that cannot run is a failure, never a pass (HACKING.md, style rule 19).
 tc_skip() {
 	if [ -n "${CI:-}" ]; then
 		echo "cannot run here, which CI counts as a failure: $*" >&2

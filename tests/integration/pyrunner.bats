@@ -2,7 +2,7 @@
 # PyRunner-style function tools (issue 5, part 2): a tool is Python code with a
 # top-level `def run(args)`; the runner hands it a JSON object and reads back
 # {"ok": true, "data": ...} or {"ok": false, "error": {"type", "message"}}.
-# With `toolcell call` as the runner: the envelope of DESIGN §3, a non-dict
+# With `toolcell call` as the runner: the envelope of README.md, a non-dict
 # result wrapped as data, an exception named by its Python type (MemoryError
 # when the tool reaches its memory limit inside Python), a wall-clock limit
 # as {"type": "Timeout"}, and a tool that still calls resource.setrlimit

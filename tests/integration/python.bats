@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# `toolcell python` is a drop-in for python3 (DESIGN §3): python3's command
+# `toolcell python` is a drop-in for python3 (README.md, toolcell(1)): python3's command
 # line, output bytes and exit codes, the script bound read-only at its path,
 # the working directory rule, TOOLCELL_* settings, tools/toolcell-python, and
 # how a tool's own exit or death shows in toolcell's exit status and record.

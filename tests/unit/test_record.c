@@ -1,4 +1,4 @@
-/* Unit tests for record.c: every key DESIGN §3 requires, for an ok run and
+/* Unit tests for record.c: every key README.md's record table names, for an ok run and
  * for signaled, timeout and failed runs; null with a reason for what
  * toolcell could not measure; limits, isolation and provenance shapes;
  * strings from outside toolcell made valid UTF-8. */
@@ -22,7 +22,7 @@
 #include "toolcell/record.h"
 #include "util.h"
 
-/* DESIGN §3's required keys, plus the ones the record adds. */
+/* The record's keys (README.md, "The result record"). */
 static const char *const record_keys[] = {
 	"record_version",
 	"run_id",

@@ -13,7 +13,7 @@ Four entry points, one per way a framework runs Python tools:
         `toolcell run` (or `toolcell python` with verb="python"): the raw
         relay. exit_code is subprocess's (-N when the tool was killed by
         signal N), stdout and stderr are bytes, record is the result record
-        (DESIGN §3) read through --result-fd.
+        (README.md, "The result record") read through --result-fd.
 
     Client(socket_path=None)
         `toolcell serve`'s client (toolcell.serve): one persistent connection;
@@ -345,7 +345,7 @@ class Session:
     at all) raises ToolcellRefused on the first request. Use it as a context
     manager, or call close().
 
-    Requests and responses are JSON lines (DESIGN §3, toolcell session):
+    Requests and responses are JSON lines (README.md, "Stateful sessions"):
     toolcell owns each response's id, timed_out, duration_s and state_lost.
     """
 

@@ -1,6 +1,6 @@
 """era-wrapper: the ERA microVM wrapper's command line on top of toolcell,
-so ThreeGate's TOOL-EXEC runner can use toolcell as its backend (DESIGN.md
-section 3, "Compatibility front ends"). It splits --cmd into words the way
+so ThreeGate's TOOL-EXEC runner can use toolcell as its backend (README.md,
+"ThreeGate / ERA"). It splits --cmd into words the way
 a POSIX shell would, without ever running a shell, refuses whatever a
 shell would have interpreted, and then execs `toolcell run` (one toolcell
 call per run: the policy's ceilings, the record and the signals are
@@ -15,7 +15,7 @@ from toolcell import binary
 
 PROG = "era-wrapper"
 
-# Named limits on what comes from outside (STYLE 11).
+# Named limits on what comes from outside (HACKING.md, style rule 11).
 COMMAND_MAX = 128 * 1024  # bytes of one command line; the kernel's own cap
 # on one argument (MAX_ARG_STRLEN) is 128 KiB
 WORDS_MAX = 4096  # words in one command line

@@ -8,7 +8,7 @@ beyond era (start-up time)."""
 
 from toolcell.era import Refused, parse_cpus, parse_mem, parse_timeout, shown, split_command
 
-# Named limits on the request (STYLE 11); the request's size is tool_exec's.
+# Named limits on the request (HACKING.md, style rule 11); the request's size is tool_exec's.
 KEYS_MAX = 64  # top-level front-matter keys
 ITEMS_MAX = 64  # entries of one list (inputs, outputs_expected, constraints, ...)
 VALUE_MAX = 4096  # characters of one value

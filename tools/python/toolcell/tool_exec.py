@@ -19,7 +19,7 @@ from toolcell.era import parse_options, sandbox_argv, shown
 
 PROG = "toolcell-tool-exec"
 
-# Named limits on what comes from outside (STYLE 11).
+# Named limits on what comes from outside (HACKING.md, style rule 11).
 REQUEST_MAX = 1024 * 1024  # bytes of a Tool Request
 INPUT_FILE_MAX = 64 * 1024 * 1024  # bytes of one input
 INPUTS_TOTAL_MAX = 256 * 1024 * 1024  # bytes of all inputs together
