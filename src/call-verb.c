@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "json.h"
 #include "paths.h"
 #include "protocol.h"
 #include "provenance.h"
