@@ -28,11 +28,11 @@ static int print_envelope(struct tc_invocation *v, const struct tc_response *res
 	if (!tc_verb_write_result(v))
 		code = TC_EXIT_TOOLCELL;
 	if (!json) {
-		tc_verb_diag("out of memory");
+		tc_diag("out of memory");
 		return TC_EXIT_TOOLCELL;
 	}
 	if (tc_write_all(STDOUT_FILENO, json, strlen(json)) < 0)
-		tc_verb_diag("cannot write the envelope: %s", strerror(errno));
+		tc_diag("cannot write the envelope: %s", strerror(errno));
 	free(json);
 	return code;
 }
@@ -45,7 +45,7 @@ static int call_refused(struct tc_invocation *v, const struct tc_error *e)
 	v->out.status = TC_STATUS_REJECTED;
 	v->out.err = *e;
 	if (!v->cli.quiet)
-		tc_verb_diag("%s", e->message);
+		tc_diag("%s", e->message);
 	return print_envelope(v, &none, "BadRequest", e->message, TC_EXIT_TOOLCELL);
 }
 
@@ -97,14 +97,14 @@ static int answer(struct tc_invocation *v, const struct tc_sandbox_result *res)
 
 	if (v->out.status == TC_STATUS_SANDBOX_ERROR) {
 		if (!v->cli.quiet)
-			tc_verb_diag("%s", v->out.err.message);
+			tc_diag("%s", v->out.err.message);
 		return print_envelope(v, &resp, type, v->out.err.message, TC_EXIT_TOOLCELL);
 	}
 	if (type) {
 		const char *w = tc_status_limit_words(v->out.status);
 
 		if (tc_status_explain(&v->out, v->cfg.limit, v->cli.quiet, line, sizeof(line)))
-			tc_verb_diag("%s", line);
+			tc_diag("%s", line);
 		snprintf(msg, sizeof(msg), "%s", w ? w : type);
 		return print_envelope(v, &resp, type, msg, 1);
 	}

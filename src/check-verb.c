@@ -8,6 +8,7 @@
 #include "host.h"
 #include "require.h"
 #include "rootfs.h"
+#include "util.h"
 #include "verb.h"
 
 /* The policy's requirements against this host, as a line. */
@@ -72,7 +73,7 @@ int tc_verb_policy_check(struct tc_invocation *v)
 		return tc_verb_fail(v, &e);
 	json = tc_policy_to_json(&v->policy);
 	if (!json) {
-		tc_verb_diag("out of memory");
+		tc_diag("out of memory");
 		return TC_EXIT_TOOLCELL;
 	}
 	fputs(json, stdout);

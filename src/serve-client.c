@@ -28,11 +28,9 @@ static int fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("toolcell: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tc_vdiag(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_TOOLCELL;
 }
 

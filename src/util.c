@@ -1,6 +1,7 @@
 /* I/O loops and small helpers shared by every module. Parent side, except
  * tc_write_all and tc_now_ns, which are also safe in the child. */
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -149,4 +150,20 @@ void tc_pathq_free(struct tc_pathq *q)
 		free(q->v[i]);
 	free(q->v);
 	memset(q, 0, sizeof(*q));
+}
+
+void tc_vdiag(const char *fmt, va_list ap)
+{
+	fputs("toolcell: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void tc_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tc_vdiag(fmt, ap);
+	va_end(ap);
 }

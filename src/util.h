@@ -5,6 +5,7 @@
 #define TOOLCELL_UTIL_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +64,11 @@ int tc_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len);
 
 /* Write a small string to a file, as for /proc/PID/uid_map. Returns 0 or -errno. */
 int tc_write_file(const char *path, const char *s);
+
+/* "toolcell: ", the formatted line and a newline on stderr: a diagnostic of
+ * toolcell's own. Parent side only (stdio). */
+void tc_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tc_vdiag(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Monotonic clock in nanoseconds. */
 uint64_t tc_now_ns(void);

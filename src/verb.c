@@ -20,17 +20,6 @@
 
 extern char **environ;
 
-void tc_verb_diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("toolcell: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 void tc_verb_audit(struct tc_invocation *v, const struct tc_outcome *o, const char *status)
 {
 	char line[TC_AUDIT_LINE_MAX];
@@ -64,7 +53,7 @@ int tc_verb_fail(struct tc_invocation *v, const struct tc_error *err)
 {
 	tc_verb_audit(v, NULL,
 		      tc_error_fault(err) == TC_FAULT_TOOLCELL ? "sandbox_error" : "rejected");
-	tc_verb_diag("%s", err->message);
+	tc_diag("%s", err->message);
 	if (v->cli.verb == TC_VERB_CALL)
 		refusal_envelope(err);
 	return TC_EXIT_TOOLCELL;
@@ -173,14 +162,14 @@ static void warn_env_not_passed(const struct tc_config *cfg)
 	if (!n)
 		return;
 	if (more)
-		tc_verb_diag("not passed to the tool, as the policy's pass_env does not list them: "
-			     "%s and %zu more (add each the tool needs to pass_env)",
-			     names, more);
+		tc_diag("not passed to the tool, as the policy's pass_env does not list them: "
+			"%s and %zu more (add each the tool needs to pass_env)",
+			names, more);
 	else
-		tc_verb_diag("not passed to the tool, as the policy's pass_env does not list %s: "
-			     "%s (add %s to pass_env if the tool needs %s)",
-			     n == 1 ? "it" : "them", names, n == 1 ? "it" : "them",
-			     n == 1 ? "it" : "them");
+		tc_diag("not passed to the tool, as the policy's pass_env does not list %s: "
+			"%s (add %s to pass_env if the tool needs %s)",
+			n == 1 ? "it" : "them", names, n == 1 ? "it" : "them",
+			n == 1 ? "it" : "them");
 }
 
 int tc_verb_load(struct tc_invocation *v, struct tc_error *e)
@@ -247,13 +236,13 @@ bool tc_verb_write_result(struct tc_invocation *v)
 	if (r == 0)
 		return true;
 	if (v->cli.result_path)
-		tc_verb_diag("cannot write the result record to %s: %s (the record is incomplete; "
-			     "free space there or name another --result)",
-			     v->cli.result_path, strerror(-r));
+		tc_diag("cannot write the result record to %s: %s (the record is incomplete; "
+			"free space there or name another --result)",
+			v->cli.result_path, strerror(-r));
 	else
-		tc_verb_diag("cannot write the result record to descriptor %d: %s (the record is "
-			     "incomplete)",
-			     v->cli.result_fd, strerror(-r));
+		tc_diag("cannot write the result record to descriptor %d: %s (the record is "
+			"incomplete)",
+			v->cli.result_fd, strerror(-r));
 	return false;
 }
 
@@ -264,7 +253,7 @@ int tc_verb_finish_relay(struct tc_invocation *v, const struct tc_sandbox_result
 	char line[TC_ERROR_MESSAGE_MAX + 256];
 
 	if (tc_status_explain(o, v->cfg.limit, v->cli.quiet, line, sizeof(line)))
-		tc_verb_diag("%s", line);
+		tc_diag("%s", line);
 	fflush(stderr);
 	if (!recorded)
 		return TC_EXIT_TOOLCELL;

@@ -41,9 +41,6 @@ struct tc_invocation {
 	int end_signal; /* set by a verb: toolcell ends by this signal, as the tool did */
 };
 
-/* Print "toolcell: " and the formatted line on stderr. */
-void tc_verb_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* A refusal before (or instead of) the sandbox: the audit line, the
  * message on stderr and, for call, one envelope on stdout. Returns the
  * exit status (125). */
