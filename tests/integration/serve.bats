@@ -416,3 +416,48 @@ except toolcell_client.ToolcellRefused as e:
 ' "$TC_TMP/s.sock"
 	[ "$output" = "refused PermissionDenied" ]
 }
+
+@test "socket activation: a socket passed by systemd (LISTEN_FDS) is served, and READY=1 goes to NOTIFY_SOCKET once warm" {
+	command -v systemd-socket-activate >/dev/null || tc_skip "systemd-socket-activate is not installed"
+	policy
+	# the notify socket: a datagram socket of our own that keeps what comes
+	"$PY" -I -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(120)
+open(sys.argv[2], "wb").write(s.recv(4096))
+' "$TC_TMP/notify.sock" "$TC_TMP/notified" &
+	listener=$!
+	for _ in $(seq 100); do [ -S "$TC_TMP/notify.sock" ] && break; sleep 0.1; done
+	NOTIFY_SOCKET="$TC_TMP/notify.sock" systemd-socket-activate -l "$TC_TMP/act.sock" \
+		-E NOTIFY_SOCKET "$TOOLCELL" serve --socket "$TC_TMP/unused.sock" \
+		--policy "$TC_TMP/p.json" 2>"$TC_TMP/serve.err" &
+	SERVER=$!
+	for _ in $(seq 100); do [ -S "$TC_TMP/act.sock" ] && break; sleep 0.1; done
+	# the first connection starts the server (systemd-socket-activate's way),
+	# which takes the socket with the connection waiting on it
+	echo 'def run(a): return "activated"' >"$TC_TMP/a.py"
+	run -0 "$TOOLCELL" call --server "$TC_TMP/act.sock" "$TC_TMP/a.py" <<<'{}'
+	[ "$(jget data <<<"$output")" = activated ]
+	wait "$listener"
+	[ "$(cat "$TC_TMP/notified")" = "$(printf 'READY=1\nSTATUS=the pool is warm')" ]
+	# systemd's socket, not one of its own
+	[ ! -e "$TC_TMP/unused.sock" ]
+}
+
+@test "SIGHUP replaces the warm entries: the ready ones end, new ones are made" {
+	start --pool 2
+	mapfile -t before < <(descendants "$SERVER")
+	kill -HUP "$SERVER"
+	gone "${before[@]}"
+	for _ in $(seq 300); do
+		echo '{"id":1,"kind":"stats"}' | "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/out"
+		[ "$(answer 1 pools.0.ready)" = 2 ] && break
+		sleep 0.1
+	done
+	[ "$(answer 1 pools.0.ready)" = 2 ]
+	echo 'def run(a): return "after"' >"$TC_TMP/h.py"
+	run -0 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/h.py" <<<'{}'
+	[ "$(jget data <<<"$output")" = after ]
+}
