@@ -1,10 +1,10 @@
 /* The sandbox's network: a fresh network namespace with only `lo`, brought
- * up through libnl-route-3. Creating a network namespace is the costliest
+ * up with two ioctls. Creating a network namespace is the costliest
  * part of a sandbox (about 0.6 ms here), so it happens off the critical
  * path: the parent forks a short-lived helper that joins the sandbox's user
  * namespace, creates the network namespace there (so the sandbox owns it),
- * brings `lo` up with libnl (a plain fork of the single-threaded parent,
- * where allocation is safe) and hands the namespace to the child, which is
+ * brings `lo` up (a plain fork of the single-threaded parent, where
+ * anything is safe) and hands the namespace to the child, which is
  * meanwhile building its file system and joins it with setns. */
 #ifndef TOOLCELL_NET_H
 #define TOOLCELL_NET_H
