@@ -1,6 +1,6 @@
 /* The child side of clone3: one straight pipeline that becomes the
- * sandbox's PID 1 (a small init) and starts the tool (HACKING.md, "The child pipeline", steps
- * 1-6). Everything it uses was prepared by the parent; it makes plain
+ * sandbox's PID 1 (a small init) and starts the tool (HACKING.md, "The
+ * child pipeline", steps 0-7). Everything it uses was prepared by the parent; it makes plain
  * syscalls, allocates nothing, never returns, and reports every failure
  * over the sync socket as a struct tc_msg before _exit. */
 #ifndef TOOLCELL_CHILD_H
