@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "passenv.h"
 #include "protocol.h"
 #include "require.h"
 #include "result.h"
@@ -107,67 +108,21 @@ static int choose_rootfs(struct tc_invocation *v, struct tc_error *e)
 	return 0;
 }
 
-#define WARN_NAME_MAX 64
-/* What a shell (a wrapper script such as tools/toolcell-python) exports of its
- * own accord, never the caller's choice. */
-static bool shell_own(const char *name, size_t k)
-{
-	static const char *const own[] = { "PWD", "OLDPWD", "SHLVL", "_" };
-
-	for (size_t i = 0; i < TC_ARRAY_SIZE(own); i++)
-		if (strlen(own[i]) == k && !strncmp(name, own[i], k))
-			return true;
-	return false;
-}
-
-/* true when the config passes the variable named by the first k bytes of e */
-static bool passed(const struct tc_config *cfg, const char *e, size_t k)
-{
-	for (size_t i = 0; i < cfg->n_env; i++)
-		if (!strncmp(cfg->env[i], e, k) && cfg->env[i][k] == '=')
-			return true;
-	return false;
-}
-
-#define WARN_LINE_MAX 512
-/* The names in toolcell's environment (TOOLCELL_* and a shell's own aside) that the tool's
- * environment lacks, for a policy with "warn_env_not_passed": a caller
- * such as OpenFang passes exactly the variables it means the tool to have
- * (its allowed_env_vars), and one the policy drops must not vanish
- * silently. One line, names cut at WARN_NAME_MAX and shown printable. */
+/* The names the policy drops, where it asks to be told (warn_env_not_passed). */
 static void warn_env_not_passed(const struct tc_config *cfg)
 {
-	char names[WARN_LINE_MAX] = "";
-	size_t len = 0, n = 0, more = 0, k, j;
+	char names[TC_PASSENV_LINE_MAX];
+	size_t more = 0, n = tc_passenv_dropped(environ, cfg, names, &more);
 
-	for (char **e = environ; e && *e; e++) {
-		const char *eq = strchr(*e, '=');
-
-		k = eq ? (size_t)(eq - *e) : strlen(*e);
-		if (k == 0 || (k >= 9 && !strncmp(*e, "TOOLCELL_", 9)) || shell_own(*e, k) ||
-		    passed(cfg, *e, k))
-			continue;
-		if (len + 2 + WARN_NAME_MAX + 4 >= sizeof(names)) {
-			more++;
-			continue;
-		}
-		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s", n ? ", " : "");
-		for (j = 0; j < k && j < WARN_NAME_MAX; j++)
-			names[len++] = (*e)[j] > ' ' && (*e)[j] < 0x7f ? (*e)[j] : '?';
-		if (j < k)
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "...");
-		names[len] = '\0';
-		n++;
-	}
 	if (!n)
 		return;
 	if (more)
-		tc_diag("not passed to the tool, as the policy's pass_env does not list them: "
-			"%s and %zu more (add each the tool needs to pass_env)",
+		tc_diag("not passed to the tool, as the policy's pass_env does not list them: %s and "
+			"%zu more (add each the tool needs to pass_env)",
 			names, more);
 	else
-		tc_diag("not passed to the tool, as the policy's pass_env does not list %s: "
-			"%s (add %s to pass_env if the tool needs %s)",
+		tc_diag("not passed to the tool, as the policy's pass_env does not list %s: %s (add "
+			"%s to pass_env if the tool needs %s)",
 			n == 1 ? "it" : "them", names, n == 1 ? "it" : "them",
 			n == 1 ? "it" : "them");
 }
