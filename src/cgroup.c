@@ -499,7 +499,6 @@ int tc_cgroup_create(struct tc_cgroup *cg, const uint64_t *limit, struct tc_erro
 	if (r < 0) {
 		unlinkat(cg->parent_fd, cg->name, AT_REMOVEDIR);
 		tc_closep(&cg->leaf_fd);
-		cg->leaf_fd = -1;
 		cg->name[0] = '\0';
 	}
 	return r;
@@ -586,7 +585,6 @@ int tc_cgroup_finish(struct tc_cgroup *cg, struct tc_cgroup_stats *stats)
 	}
 	tc_closep(&cg->pids_fd);
 	tc_closep(&cg->leaf_fd);
-	cg->pids_fd = cg->leaf_fd = -1;
 	return r;
 }
 
@@ -595,5 +593,4 @@ void tc_cgroup_release(struct tc_cgroup *cg)
 	tc_closep(&cg->pids_fd);
 	tc_closep(&cg->leaf_fd);
 	tc_closep(&cg->parent_fd);
-	cg->pids_fd = cg->leaf_fd = cg->parent_fd = -1;
 }

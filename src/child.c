@@ -23,75 +23,6 @@
 #include "toolcell/sandbox.h"
 #include "util.h"
 
-int tc_msg_send(int sock, const struct tc_msg *m, int fd)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { .iov_base = (void *)m, .iov_len = sizeof(*m) };
-	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-
-	if (fd >= 0) {
-		struct cmsghdr *c;
-
-		memset(&ctl, 0, sizeof(ctl));
-		mh.msg_control = ctl.buf;
-		mh.msg_controllen = sizeof(ctl.buf);
-		c = CMSG_FIRSTHDR(&mh);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	}
-	for (;;) {
-		ssize_t n = sendmsg(sock, &mh, MSG_NOSIGNAL);
-		if (n == (ssize_t)sizeof(*m))
-			return 0;
-		if (n < 0 && errno == EINTR)
-			continue;
-		return n < 0 ? -errno : -EIO;
-	}
-}
-
-int tc_msg_recv(int sock, struct tc_msg *m, int *ret_fd)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} ctl;
-	struct iovec iov = { .iov_base = m, .iov_len = sizeof(*m) };
-	struct msghdr mh = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = ctl.buf,
-		.msg_controllen = sizeof(ctl.buf),
-	};
-	ssize_t n;
-
-	if (ret_fd)
-		*ret_fd = -1;
-	do
-		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	if (n == 0)
-		return -EPIPE; /* the other side is gone */
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-			int fd;
-			memcpy(&fd, CMSG_DATA(c), sizeof(int));
-			if (ret_fd && *ret_fd < 0)
-				*ret_fd = fd;
-			else
-				close(fd);
-		}
-	if (n != (ssize_t)sizeof(*m) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
-		return -EBADMSG;
-	return 0;
-}
-
 _Noreturn static void fail(int sync_fd, const struct tc_error *e)
 {
 	struct tc_msg m = { .type = TC_MSG_ERROR, .err = *e };
@@ -262,12 +193,16 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 	/* Seccomp last: from here on only calls the filter allows outright
 	 * (sendmsg, close, execve, exit_group). The listener goes to the
 	 * parent, which answers every call off the list. */
-	r = tc_seccomp_enter(&a->filter, true, &e);
-	if (r < 0)
-		fail(a->sync_fd, &e);
 	{
-		struct tc_msg m = { .type = TC_MSG_LISTENER };
+		/* what the tool will hold, as the kernel says, for the record:
+		 * read before the filter, which need not allow capget or prctl */
+		struct tc_msg m = { .type = TC_MSG_LISTENER,
+				    .value = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0),
+				    .cap_eff = tc_caps_effective() };
 
+		r = tc_seccomp_enter(&a->filter, true, &e);
+		if (r < 0)
+			fail(a->sync_fd, &e);
 		if (tc_msg_send(a->sync_fd, &m, r) < 0)
 			_exit(126);
 		close(r);
@@ -281,65 +216,68 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 	_exit(r == ENOENT || r == ENOTDIR ? 127 : 126);
 }
 
-_Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigset_t *waitset)
+/* Hold nothing of the caller's: no fds but the sync socket, toolcell's
+ * pidfd and the uid pool's lock (the pair of host uids stays ours while we
+ * live), no environment, no request, not dumpable. */
+static void init_hold_nothing(struct tc_child_args *a)
 {
-	struct tc_error e = { 0 };
-	int sync_fd = a->sync_fd;
+	int sync_hi = fcntl(a->sync_fd, F_DUPFD, 10);
+	int pidfd_hi = fcntl(a->parent_pidfd, F_DUPFD, 10);
+	int lock_hi = a->ids->lock_fd >= 0 ? fcntl(a->ids->lock_fd, F_DUPFD, 10) : -1;
 
-	/* Hold nothing of the caller's: no fds but the sync socket, toolcell's
-	 * pidfd and the uid pool's lock (the pair of host uids stays ours
-	 * while we live), no environment, no request, no capabilities, not
-	 * dumpable. */
-	{
-		int sync_hi = fcntl(sync_fd, F_DUPFD, 10);
-		int pidfd_hi = fcntl(a->parent_pidfd, F_DUPFD, 10);
-		int lock_hi = a->ids->lock_fd >= 0 ? fcntl(a->ids->lock_fd, F_DUPFD, 10) : -1;
-
-		if (sync_hi < 0 || dup2(sync_hi, 3) < 0 || pidfd_hi < 0 || dup2(pidfd_hi, 4) < 0)
-			_exit(1);
-		sync_fd = a->sync_fd = 3;
-		a->parent_pidfd = 4;
-		if (lock_hi >= 0 && dup2(lock_hi, 5) < 0)
-			_exit(1);
-		close_range(0, 2, 0);
-		close_range(lock_hi >= 0 ? 6 : 5, ~0U, 0);
-	}
+	if (sync_hi < 0 || dup2(sync_hi, 3) < 0 || pidfd_hi < 0 || dup2(pidfd_hi, 4) < 0)
+		_exit(1);
+	a->sync_fd = 3;
+	a->parent_pidfd = 4;
+	if (lock_hi >= 0 && dup2(lock_hi, 5) < 0)
+		_exit(1);
+	close_range(0, 2, 0);
+	close_range(lock_hi >= 0 ? 6 : 5, ~0U, 0);
 	for (size_t i = 0; i < TC_ARRAY_SIZE(a->scrub); i++)
 		if (a->scrub[i])
 			explicit_bzero(a->scrub[i], a->scrub_len[i]);
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (tc_caps_drop_all(false, 0, 0, &e) < 0) {
-		kill(tool, SIGKILL);
-		fail(sync_fd, &e);
-	}
-	/* dropping capabilities keeps PDEATHSIG (only a gain clears it): set
-	 * it again all the same, before the filter could refuse the prctl */
-	die_with_parent(a);
-	if (tc_seccomp_enter(&a->filter, false, &e) < 0) {
-		kill(tool, SIGKILL);
-		fail(sync_fd, &e);
-	}
+}
+
+/* Reap until the tool ends (reported, then our exit takes every other
+ * process of the namespace with it), forward outside signals to the tool,
+ * and keep the wall clock's backstop. */
+_Noreturn static void init_wait(const struct tc_child_args *a, pid_t tool, const sigset_t *waitset)
+{
+	/* a warm sandbox waits for its call with no backstop of its own */
+	uint64_t deadline = a->warm ? UINT64_MAX : a->deadline_ns;
+
 	for (;;) {
 		uint64_t now = tc_now_ns();
 		struct timespec left;
 		siginfo_t si;
 		int sig;
 
-		if (now >= a->deadline_ns) {
+		if (now >= deadline) {
 			/* The wall limit is toolcell's to enforce; this is the
 			 * backstop for a toolcell that cannot (stopped by
-			 * SIGSTOP, starved): our exit takes every process of
-			 * the namespace with it. */
+			 * SIGSTOP, starved). */
 			struct tc_msg m = { .type = TC_MSG_DEADLINE };
 
-			tc_msg_send(sync_fd, &m, -1);
+			tc_msg_send(a->sync_fd, &m, -1);
 			_exit(0);
 		}
-		left.tv_sec = (time_t)((a->deadline_ns - now) / 1000000000ull);
-		left.tv_nsec = (long)((a->deadline_ns - now) % 1000000000ull);
-		sig = sigtimedwait(waitset, &si, &left);
+		left.tv_sec = (time_t)((deadline - now) / 1000000000ull);
+		left.tv_nsec = (long)((deadline - now) % 1000000000ull);
+		sig = sigtimedwait(waitset, &si, deadline == UINT64_MAX ? NULL : &left);
 		if (sig < 0)
 			continue;
+		if (a->warm && sig == TC_SIG_BEGIN()) {
+			/* the call is dispatched: the backstop counts from now;
+			 * only toolcell's first word counts (si_pid 0: from
+			 * outside the sandbox) */
+			if (deadline == UINT64_MAX && si.si_pid == 0 && si.si_code == SI_QUEUE)
+				deadline =
+					tc_now_ns() + ((uint64_t)(uintptr_t)si.si_value.sival_ptr +
+						       TC_INIT_DEADLINE_MARGIN_MS) *
+							      1000000ull;
+			continue;
+		}
 		if (sig != SIGCHLD) {
 			/* forward what comes from outside (a sender in an
 			 * ancestor namespace shows as pid 0); a process of the
@@ -355,19 +293,53 @@ _Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigse
 				break;
 			if (p == tool) {
 				struct tc_msg m = { .type = TC_MSG_EXITED, .value = status };
-				tc_msg_send(sync_fd, &m, -1);
-				/* our exit takes every other process in the
-				 * namespace with it */
+				tc_msg_send(a->sync_fd, &m, -1);
 				_exit(0);
 			}
 		}
 	}
 }
 
-_Noreturn void tc_child_main(struct tc_child_args *a)
+_Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigset_t *waitset)
+{
+	struct tc_error e = { 0 };
+
+	init_hold_nothing(a);
+	if (tc_caps_drop_all(false, 0, 0, &e) < 0) {
+		kill(tool, SIGKILL);
+		fail(a->sync_fd, &e);
+	}
+	/* dropping capabilities keeps PDEATHSIG (only a gain clears it): set
+	 * it again all the same, before the filter could refuse the prctl */
+	die_with_parent(a);
+	if (tc_seccomp_enter(&a->filter, false, &e) < 0) {
+		kill(tool, SIGKILL);
+		fail(a->sync_fd, &e);
+	}
+	init_wait(a, tool, waitset);
+}
+
+/* Default dispositions; the init waits for the signals it handles with
+ * sigtimedwait, so they are blocked before the fork. */
+static void init_signals(const struct tc_child_args *a, sigset_t *waitset)
 {
 	static const int forwarded[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGUSR1,
 					 SIGUSR2, SIGALRM, SIGCONT, SIGWINCH };
+
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			signal(s, SIG_DFL);
+	sigemptyset(waitset);
+	sigaddset(waitset, SIGCHLD);
+	for (size_t i = 0; i < TC_ARRAY_SIZE(forwarded); i++)
+		sigaddset(waitset, forwarded[i]);
+	if (a->warm)
+		sigaddset(waitset, TC_SIG_BEGIN());
+	sigprocmask(SIG_SETMASK, waitset, NULL);
+}
+
+_Noreturn void tc_child_main(struct tc_child_args *a)
+{
 	struct tc_error e = { 0 };
 	struct tc_msg stages = { .type = TC_MSG_STAGES };
 	struct pending pending = { .maps = false, .netns_fd = -1 };
@@ -416,16 +388,8 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	if (tc_seccomp_receive(a->filter_fd, &a->filter, &e) < 0)
 		fail(a->sync_fd, &e);
 
-	/* 4e. Signals: default dispositions; init waits for the ones it
-	 * handles with sigwaitinfo, so they are blocked before the fork. */
-	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
-			signal(s, SIG_DFL);
-	sigemptyset(&waitset);
-	sigaddset(&waitset, SIGCHLD);
-	for (size_t i = 0; i < TC_ARRAY_SIZE(forwarded); i++)
-		sigaddset(&waitset, forwarded[i]);
-	sigprocmask(SIG_SETMASK, &waitset, NULL);
+	/* 4e. Signals */
+	init_signals(a, &waitset);
 
 	/* a toolcell that died in the microseconds of its exit when the
 	 * checks above ran is surely seen now: no tool for nobody */

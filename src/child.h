@@ -2,12 +2,14 @@
  * sandbox's PID 1 (a small init) and starts the tool (HACKING.md, "The
  * child pipeline", steps 0-7). Everything it uses was prepared by the parent; it makes plain
  * syscalls, allocates nothing, never returns, and reports every failure
- * over the sync socket as a struct tc_msg before _exit. */
+ * over the sync socket as a struct tc_msg before _exit (sync.h lists the
+ * handshake). */
 #ifndef TOOLCELL_CHILD_H
 #define TOOLCELL_CHILD_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "toolcell/config.h"
@@ -15,40 +17,18 @@
 #include "landlock.h"
 #include "mount.h"
 #include "seccomp.h"
+#include "sync.h"
 #include "userns.h"
-
-/* Typed, fixed-size messages on the SOCK_SEQPACKET sync socket. */
-enum tc_msg_type {
-	TC_MSG_MAPS_DONE = 1, /* parent -> child: uid/gid maps written */
-	TC_MSG_NET_FD,	      /* net helper -> child: the network namespace (SCM_RIGHTS), lo up */
-	TC_MSG_ERROR,	      /* child (or net helper) -> parent (or child): set-up failed */
-	TC_MSG_EXEC_FAILED,   /* tool -> parent: execve failed; err.err is the errno */
-	TC_MSG_EXITED,	      /* init -> parent: value is the tool's raw wait status */
-	TC_MSG_STAGES,	      /* init -> parent (--verbose): when each set-up stage ended */
-	TC_MSG_LISTENER,      /* tool -> parent: the seccomp listener (SCM_RIGHTS) */
-	TC_MSG_DEADLINE,      /* init -> parent: the init ended the run at its own deadline */
-	TC_MSG_WORKSPACE,     /* child -> parent: the workspace's layer, a tmpfs (SCM_RIGHTS) */
-};
 
 /* How long past the wall limit the sandbox's init ends the run itself when
  * toolcell has not (toolcell stopped by SIGSTOP, or starved of CPU). */
 #define TC_INIT_DEADLINE_MARGIN_MS 1000
 
-/* the stages TC_MSG_STAGES times, in order */
-enum tc_stage {
-	TC_STAGE_MAPPED,  /* the maps arrived; ids switched */
-	TC_STAGE_MOUNTED, /* pivot_root done */
-	TC_STAGE_NET,	  /* joined the network namespace the helper made */
-	TC_STAGE_FORKED,  /* the tool's process exists */
-	TC_STAGE__MAX
-};
-
-struct tc_msg {
-	uint32_t type;
-	int32_t value;
-	uint64_t t[TC_STAGE__MAX]; /* TC_MSG_STAGES: CLOCK_MONOTONIC ns */
-	struct tc_error err;
-};
+/* A warm sandbox's init has no backstop deadline until the parent sends it
+ * this signal (sigqueue'd: si_value.sival_ptr is the wall limit in ms) at
+ * tc_sandbox_begin; only the first counts, and only from outside the
+ * sandbox (si_pid 0). */
+#define TC_SIG_BEGIN() (SIGRTMIN + 1)
 
 struct tc_child_args {
 	const struct tc_ids *ids;
@@ -59,6 +39,7 @@ struct tc_child_args {
 	const char *path;	  /* PATH for a program name without '/' */
 	const uint64_t *limit;	  /* TC_LIMIT__MAX values */
 	uint64_t deadline_ns;	  /* CLOCK_MONOTONIC: the init's backstop for the wall limit */
+	bool warm;		  /* no backstop until TC_SIG_BEGIN (deadline_ns is ignored) */
 	int filter_fd;		  /* read end of the pipe the parent sends the filter down */
 	struct tc_seccomp filter; /* filled from filter_fd before the tool forks */
 	const struct tc_landlock *landlock;
@@ -78,9 +59,5 @@ struct tc_child_args {
 
 /* Run the child pipeline. Never returns. */
 _Noreturn void tc_child_main(struct tc_child_args *a);
-
-/* Send / receive one message (and optionally one fd). Both sides. */
-int tc_msg_send(int sock, const struct tc_msg *m, int fd);
-int tc_msg_recv(int sock, struct tc_msg *m, int *ret_fd);
 
 #endif

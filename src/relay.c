@@ -73,7 +73,7 @@ bool tc_stream_want_write(const struct tc_stream *s)
 	return s->dst >= 0 && !s->dst_gone && s->end > s->start;
 }
 
-static void keep_tail(struct tc_stream *s, const char *p, size_t n)
+void tc_stream_keep_tail(struct tc_stream *s, const char *p, size_t n)
 {
 	if (n >= sizeof(s->tail)) {
 		memcpy(s->tail, p + n - sizeof(s->tail), sizeof(s->tail));
@@ -97,7 +97,7 @@ static void take(struct tc_stream *s, size_t n)
 				? s->cap - s->passed - (s->end - s->start)
 				: 0;
 
-	keep_tail(s, s->buf + s->end, n);
+	tc_stream_keep_tail(s, s->buf + s->end, n);
 	if (n > room) {
 		s->overflow = true;
 		n = (size_t)room;
@@ -109,18 +109,8 @@ static int capture(struct tc_stream *s)
 {
 	size_t n = s->end - s->start;
 
-	if (s->mem_len + n + 1 > s->mem_cap) {
-		size_t cap = s->mem_cap ? s->mem_cap : 4096;
-		char *m;
-
-		while (cap < s->mem_len + n + 1)
-			cap *= 2;
-		m = realloc(s->mem, cap);
-		if (!m)
-			return -ENOMEM;
-		s->mem = m;
-		s->mem_cap = cap;
-	}
+	if (tc_reserve(&s->mem, &s->mem_cap, s->mem_len + n + 1) < 0)
+		return -ENOMEM;
 	memcpy(s->mem + s->mem_len, s->buf + s->start, n);
 	s->mem_len += n;
 	s->mem[s->mem_len] = '\0';
@@ -197,7 +187,6 @@ void tc_stream_release(struct tc_stream *s)
 		close(s->src);
 	s->src = -1;
 	tc_closep(&s->own_dst);
-	s->own_dst = -1;
 	free(s->buf);
 	s->buf = NULL;
 	free(s->mem);

@@ -63,6 +63,10 @@ bool tc_stream_done(const struct tc_stream *s);
 
 void tc_stream_release(struct tc_stream *s);
 
+/* Keep the last bytes of p[0..n) in the tail (bytes the caller relayed
+ * itself, or read here). */
+void tc_stream_keep_tail(struct tc_stream *s, const char *p, size_t n);
+
 /* The last line of the tail that is not empty, copied into out (NUL-terminated). */
 void tc_stream_last_line(const struct tc_stream *s, char *out, size_t size);
 

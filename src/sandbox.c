@@ -1,11 +1,13 @@
-/* clone3 and the parent's side of one run (see sandbox.h): everything is
- * acquired before clone (mount plan, ids, pipes, sync socket, signal fd),
- * the maps are written after it, then supervise.c watches the sandbox to
- * its end and this file turns what it saw into a struct tc_outcome.
- * toolcell stays single-threaded throughout: a parent thread that exits
- * would fire the child's PDEATHSIG. */
+/* One sandbox's lifecycle (see sandbox.h): everything is acquired before
+ * clone (mount plan, ids, pipes, sync socket, signal fd), the maps are
+ * written and the filter handed over after it (sync.h lists the whole
+ * handshake), then supervise.c watches the sandbox to its end and
+ * sandbox-report.c turns what it saw into a struct tc_outcome. toolcell
+ * stays single-threaded throughout: a parent thread that exits would fire
+ * the child's PDEATHSIG. */
 #include <fcntl.h>
 #include <linux/sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,18 +23,11 @@
 #include <sys/wait.h>
 
 #include "child.h"
-#include "cgroup.h"
 #include "host.h"
-#include "klimits.h"
-#include "landlock.h"
-#include "mount.h"
 #include "net.h"
-#include "toolcell/sandbox.h"
-#include "seccomp.h"
-#include "supervise.h"
-#include "userns.h"
+#include "sandbox-internal.h"
+#include "sync.h"
 #include "util.h"
-#include "workspace.h"
 
 #define TC_SAMPLE_MS 10 /* between samples of the sandbox's memory and tasks */
 
@@ -41,55 +36,10 @@
 
 extern char **environ;
 
-struct run {
-	struct tc_mount_plan plan;
-	struct tc_ids ids;
-	struct tc_seccomp filter;
-	struct tc_landlock landlock;
-	struct tc_klimits klimits;
-	struct tc_cgroup cg; /* the run's leaf, when the host delegates a subtree */
-	int in[2], out[2], err[2], sync[2];
-	int filter_pipe[2]; /* the compiled filter goes down it after the clone */
-	int sig_fd, pidfd;
-	int self_pidfd; /* toolcell's own, for the child to see it die */
-	pid_t pid;
-	pid_t net_helper; /* makes the network namespace meanwhile (net.h) */
-	int helper_pidfd;
-	uint64_t t_start, t_prepared, t_cloned, t_mapped;
-};
-
 static void close_pair(int p[2])
 {
 	tc_closep(&p[0]);
 	tc_closep(&p[1]);
-	p[0] = p[1] = -1;
-}
-
-static void run_release(struct run *r)
-{
-	if (r->helper_pidfd >= 0) {
-		/* long done unless we failed early; the supervisor reaped it
-		 * already when it closed the pidfd */
-		pidfd_send_signal(r->helper_pidfd, SIGKILL, NULL, 0);
-		waitid(P_PIDFD, (id_t)r->helper_pidfd, NULL, WEXITED);
-		close(r->helper_pidfd);
-	}
-	close_pair(r->in);
-	close_pair(r->out);
-	close_pair(r->err);
-	close_pair(r->sync);
-	close_pair(r->filter_pipe);
-	tc_closep(&r->sig_fd);
-	tc_closep(&r->pidfd);
-	tc_closep(&r->self_pidfd);
-	/* SIGTERM, SIGINT and SIGHUP stay blocked: one that comes now must
-	 * not kill toolcell before the record is written (main ends by it,
-	 * or exits, after writing) */
-	tc_mount_plan_release(&r->plan);
-	tc_userns_release(&r->ids);
-	tc_seccomp_release(&r->filter);
-	tc_cgroup_finish(&r->cg, NULL); /* when a failure left the leaf */
-	tc_cgroup_release(&r->cg);
 }
 
 static int clone_error(int e, struct tc_error *err)
@@ -152,10 +102,40 @@ static int plan_klimits(const struct tc_config *cfg, bool ns_root, struct tc_kli
 	return 0;
 }
 
-static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_error *err)
+/* The pipes, the sync socket, our own pidfd and the signal fd. */
+static int prepare_fds(const struct tc_sandbox_spec *spec, struct tc_sandbox *r,
+		       struct tc_error *err)
+{
+	sigset_t term;
+
+	if (pipe2(r->in, O_CLOEXEC) < 0 || pipe2(r->out, O_CLOEXEC) < 0 ||
+	    pipe2(r->err, O_CLOEXEC) < 0 || pipe2(r->filter_pipe, O_CLOEXEC) < 0 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0)
+		return tc_error_errno(err, "spawn", errno, "cannot create the sandbox's pipes");
+	r->self_pidfd = (int)pidfd_open(getpid(), 0);
+	if (r->self_pidfd < 0)
+		return tc_error_errno(err, "spawn", errno,
+				      "cannot open a pidfd of toolcell itself");
+	if (spec->caller_signals)
+		return 0;
+	/* SIGTERM, SIGINT and SIGHUP become "kill the sandbox, write the
+	 * record, exit": blocked before clone, read through a signalfd. The
+	 * child resets its mask before the tool runs. */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigaddset(&term, SIGINT);
+	sigaddset(&term, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &term, NULL) < 0)
+		return tc_error_errno(err, "spawn", errno, "cannot block signals");
+	r->sig_fd = signalfd(-1, &term, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (r->sig_fd < 0)
+		return tc_error_errno(err, "spawn", errno, "cannot create a signalfd");
+	return 0;
+}
+
+static int prepare(const struct tc_sandbox_spec *spec, struct tc_sandbox *r, struct tc_error *err)
 {
 	bool is_dir[TC_ARRAY_SIZE(spec->extra_binds)] = { 0 };
-	sigset_t term;
 	int ret;
 
 	for (size_t i = 0; i < spec->n_extra_binds; i++) {
@@ -204,27 +184,7 @@ static int prepare(const struct tc_sandbox_spec *spec, struct run *r, struct tc_
 	for (size_t i = 0; i < spec->cfg->n_binds; i++)
 		if (spec->cfg->binds[i].writable)
 			r->landlock.writable[r->landlock.n_writable++] = spec->cfg->binds[i].inside;
-	if (pipe2(r->in, O_CLOEXEC) < 0 || pipe2(r->out, O_CLOEXEC) < 0 ||
-	    pipe2(r->err, O_CLOEXEC) < 0 || pipe2(r->filter_pipe, O_CLOEXEC) < 0 ||
-	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0)
-		return tc_error_errno(err, "spawn", errno, "cannot create the sandbox's pipes");
-	r->self_pidfd = (int)pidfd_open(getpid(), 0);
-	if (r->self_pidfd < 0)
-		return tc_error_errno(err, "spawn", errno,
-				      "cannot open a pidfd of toolcell itself");
-	/* SIGTERM, SIGINT and SIGHUP become "kill the sandbox, write the
-	 * record, exit": blocked before clone, read through a signalfd. The
-	 * child resets its mask before the tool runs. */
-	sigemptyset(&term);
-	sigaddset(&term, SIGTERM);
-	sigaddset(&term, SIGINT);
-	sigaddset(&term, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &term, NULL) < 0)
-		return tc_error_errno(err, "spawn", errno, "cannot block signals");
-	r->sig_fd = signalfd(-1, &term, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (r->sig_fd < 0)
-		return tc_error_errno(err, "spawn", errno, "cannot create a signalfd");
-	return 0;
+	return prepare_fds(spec, r, err);
 }
 
 /* The kernel charges what a user namespace's processes take of per-user
@@ -248,7 +208,7 @@ static int owner_euid(uid_t euid)
 	return 0;
 }
 
-static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc_error *err)
+static int do_clone(const struct tc_sandbox_spec *spec, struct tc_sandbox *r, struct tc_error *err)
 {
 	struct clone_args ca = {
 		.flags = TC_CLONE_NS | CLONE_PIDFD | (r->cg.leaf_fd >= 0 ? CLONE_INTO_CGROUP : 0),
@@ -269,6 +229,7 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 		.deadline_ns =
 			tc_now_ns() +
 			(spec->cfg->limit[TC_LIMIT_WALL] + TC_INIT_DEADLINE_MARGIN_MS) * 1000000ull,
+		.warm = spec->warm,
 		.filter_fd = r->filter_pipe[0],
 		.landlock = &r->landlock,
 		.sync_fd = r->sync[1],
@@ -283,7 +244,7 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 	pid_t ppid = 0;
 
 	environ_span(&a.scrub[0], &a.scrub_len[0]);
-	if (spec->io == TC_IO_MEMORY) {
+	if (spec->io == TC_IO_MEMORY && spec->stdin_buf) {
 		a.scrub[1] = (void *)spec->stdin_buf;
 		a.scrub_len[1] = spec->stdin_len;
 	}
@@ -324,7 +285,6 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct run *r, struct tc
 	tc_closep(&r->err[1]);
 	tc_closep(&r->sync[1]);
 	tc_closep(&r->filter_pipe[0]);
-	r->in[0] = r->out[1] = r->err[1] = r->sync[1] = r->filter_pipe[0] = -1;
 	return 0;
 }
 
@@ -339,357 +299,54 @@ static void oom_first(pid_t pid)
 	(void)tc_write_file(path, "1000");
 }
 
-static void fill_limits(const struct tc_config *cfg, struct tc_outcome *o)
+/* A stream that moves nothing: the caller relays it (TC_IO_PIPES). */
+static void stream_none(struct tc_stream *st)
 {
-	static const enum tc_enforcer by[TC_LIMIT__MAX] = {
-		[TC_LIMIT_MEMORY] = TC_ENFORCER_RLIMIT, /* RLIMIT_AS, and the supervisor's sum */
-		[TC_LIMIT_CPUS] = TC_ENFORCER_NONE,	/* needs cgroup v2 cpu.max */
-		[TC_LIMIT_PIDS] = TC_ENFORCER_RLIMIT,	/* RLIMIT_NPROC, and the supervisor */
-		[TC_LIMIT_WALL] = TC_ENFORCER_TOOLCELL,
-		[TC_LIMIT_CPU_TIME] = TC_ENFORCER_RLIMIT,
-		[TC_LIMIT_TMP] = TC_ENFORCER_TOOLCELL,	      /* tmpfs size= */
-		[TC_LIMIT_TMP_INODES] = TC_ENFORCER_TOOLCELL, /* tmpfs nr_inodes= */
-		[TC_LIMIT_SHM] = TC_ENFORCER_TOOLCELL,
-		[TC_LIMIT_FILE_SIZE] = TC_ENFORCER_RLIMIT,
-		[TC_LIMIT_OPEN_FILES] = TC_ENFORCER_RLIMIT,
-		[TC_LIMIT_REQUEST] = TC_ENFORCER_TOOLCELL,
-		[TC_LIMIT_STDOUT] = TC_ENFORCER_TOOLCELL,
-		[TC_LIMIT_STDERR] = TC_ENFORCER_TOOLCELL,
-		[TC_LIMIT_WORKSPACE] = TC_ENFORCER_TOOLCELL,	   /* the layer's size= */
-		[TC_LIMIT_WORKSPACE_FILES] = TC_ENFORCER_TOOLCELL, /* the layer's nr_inodes= */
-	};
-
-	for (int i = 0; i < TC_LIMIT__MAX; i++) {
-		o->limit[i] = cfg->limit[i];
-		o->enforced_by[i] = by[i];
-	}
+	memset(st, 0, sizeof(*st));
+	st->src = st->dst = st->own_dst = -1;
+	st->src_eof = true;
 }
 
-/* What the stderr tail says, for statuses toolcell can only infer. */
-static bool last_line_is(const struct tc_stream *st, const char *prefix)
+/* The tool's stdin from memory: buf, then EOF. */
+static int stdin_from(struct tc_sandbox *r, struct tc_supervisor *s, const char *buf, size_t len)
 {
-	char line[200];
+	int ret = tc_stream_init(&s->in, -1, TAKE_FD(r->in[1]), true, UINT64_MAX);
 
-	tc_stream_last_line(st, line, sizeof(line));
-	return tc_startswith(line, prefix);
+	s->in.mem_in = buf;
+	s->in.mem_in_len = buf ? len : 0;
+	if (s->in.mem_in_len == 0)
+		s->in.src_eof = true;
+	return ret;
 }
 
-static void fill_status(const struct tc_supervisor *s, int init_signal, uint64_t cpu_ms,
-			uint64_t mem_peak, struct tc_outcome *o)
-{
-	int st = s->tool_status;
-
-	switch (s->reason) {
-	case TC_KILL_SETUP:
-		o->status = TC_STATUS_SANDBOX_ERROR;
-		o->err = s->setup_err;
-		return;
-	case TC_KILL_SYSCALL:
-		o->status = TC_STATUS_SYSCALL_DENIED;
-		break;
-	case TC_KILL_MEMORY:
-		o->status = TC_STATUS_MEMORY_LIMIT;
-		break;
-	case TC_KILL_PIDS:
-		o->status = TC_STATUS_PIDS_LIMIT;
-		break;
-	case TC_KILL_OUTPUT:
-		o->status = TC_STATUS_OUTPUT_LIMIT;
-		break;
-	case TC_KILL_TIMEOUT:
-		o->status = TC_STATUS_TIMEOUT;
-		break;
-	case TC_KILL_SIGNAL:
-		o->status = TC_STATUS_SIGNALED;
-		tc_error_set(&o->err, "supervise", 0, "toolcell received %s and stopped the tool",
-			     sigabbrev_np(s->reason_signal) ? sigabbrev_np(s->reason_signal)
-							    : "a signal");
-		break;
-	case TC_KILL_NONE:
-		break;
-	}
-	if (s->reason != TC_KILL_NONE) {
-		/* the tool died by our SIGKILL (or had exited just before) */
-		if (s->tool_status_known && WIFEXITED(st)) {
-			o->exited = true;
-			o->exit_code = WEXITSTATUS(st);
-		} else {
-			o->signaled = true;
-			o->signal =
-				s->tool_status_known && WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
-			/* a forbidden call ends the tool as the kernel's own
-			 * seccomp kill would: SIGSYS, which a caller that sees only
-			 * the exit code cannot take for an out-of-memory kill (the
-			 * kill itself is SIGKILL: SIGSYS could be caught) */
-			if (s->reason == TC_KILL_SYSCALL && o->signal == SIGKILL)
-				o->signal = SIGSYS;
-		}
-		return;
-	}
-	if (!s->tool_status_known && s->setup_err.message[0]) {
-		o->status = TC_STATUS_SANDBOX_ERROR;
-		o->err = s->setup_err;
-		return;
-	}
-	if (!s->tool_status_known) {
-		/* set-up had ended (it reports every failure), so the init died
-		 * while the tool ran: in the unprivileged mapping they share a
-		 * uid, and a tool can do that (prlimit on pid 1, say). The
-		 * tool's doing, not toolcell's failure. */
-		o->signaled = true;
-		o->signal = init_signal ? init_signal : SIGKILL;
-		o->status = TC_STATUS_SIGNALED;
-		o->status_inferred = true;
-		tc_error_set(&o->err, "init", 0,
-			     "the sandbox's init died (signal %d) while the tool ran; the sandbox "
-			     "was ended with it",
-			     o->signal);
-		return;
-	}
-	if (WIFEXITED(st)) {
-		o->exited = true;
-		o->exit_code = WEXITSTATUS(st);
-		o->status = o->exit_code == 0 ? TC_STATUS_OK : TC_STATUS_EXIT_NONZERO;
-		if (s->exec_errno) {
-			o->err = s->tool_err;
-		} else if (o->exit_code != 0 && last_line_is(&s->err, "MemoryError") &&
-			   TC_MEMORY_PEAK_AT_LIMIT(mem_peak, s->memory_max)) {
-			/* Python's answer to the address-space rlimit, measured */
-			o->status = TC_STATUS_MEMORY_LIMIT;
-			o->status_inferred = true;
-		} else if (o->exit_code != 0 && s->tasks_peak >= s->tasks_max &&
-			   last_line_is(&s->err, "BlockingIOError: [Errno 11]")) {
-			/* fork() refused by RLIMIT_NPROC */
-			o->status = TC_STATUS_PIDS_LIMIT;
-			o->status_inferred = true;
-		}
-		return;
-	}
-	o->signaled = true;
-	o->signal = WTERMSIG(st);
-	o->status = TC_STATUS_SIGNALED;
-	if (o->signal == SIGXCPU) {
-		o->status = TC_STATUS_TIMEOUT; /* RLIMIT_CPU's soft limit */
-	} else if (o->signal == SIGSYS) {
-		/* the filter's own kill: a call from another architecture (x32
-		 * numbers, int 0x80), which it does not name */
-		o->status = TC_STATUS_SYSCALL_DENIED;
-		o->status_inferred = true;
-	} else if (o->signal == SIGKILL && cpu_ms >= s->cpu_time_ms) {
-		/* RLIMIT_CPU's hard limit, a second after a SIGXCPU the tool
-		 * ignored (nothing else of ours kills without saying so) */
-		o->status = TC_STATUS_TIMEOUT;
-		o->status_inferred = true;
-	}
-}
-
-static void fill_syscalls(const struct run *r, const struct tc_supervisor *s, struct tc_outcome *o)
-{
-	static char mode[96];
-
-	if (r->filter.kill_others)
-		snprintf(mode, sizeof(mode), "filter: %u calls allowed, any other ends the tool",
-			 r->filter.n_allowed);
-	else
-		snprintf(mode, sizeof(mode),
-			 "filter: %u calls allowed, %u end the tool, any other answers ENOSYS",
-			 r->filter.n_allowed, r->filter.n_kill);
-	o->seccomp = mode;
-	if (s->denied_nr >= 0) {
-		o->has_denied_syscall = true;
-		o->denied_syscall_nr = s->denied_nr;
-		tc_seccomp_name(s->denied_nr, o->denied_syscall_name,
-				sizeof(o->denied_syscall_name));
-	}
-	o->n_denied = 0;
-	for (int nr = 0; nr < TC_SYSCALL_MAX && o->n_denied < TC_ARRAY_SIZE(o->denied); nr++)
-		if (s->denied[nr]) {
-			tc_seccomp_name(nr, o->denied[o->n_denied].name,
-					sizeof(o->denied[o->n_denied].name));
-			o->denied[o->n_denied++].count = s->denied[nr];
-		}
-	if (s->denied_out_of_range && o->n_denied < TC_ARRAY_SIZE(o->denied)) {
-		snprintf(o->denied[o->n_denied].name, sizeof(o->denied[o->n_denied].name),
-			 "syscall_out_of_range");
-		o->denied[o->n_denied++].count = s->denied_out_of_range;
-	}
-}
-
-/* With a cgroup leaf the kernel's figures decide: an OOM kill is a memory
- * limit, a fork refused at pids.max in a run that failed a process limit,
- * whatever the exit looked like; and what was only inferred from stderr
- * does not stand against them. */
-static void fill_cgroup(const struct tc_supervisor *s, const struct tc_cgroup_stats *cs,
-			struct tc_outcome *o)
-{
-	bool failed = o->status != TC_STATUS_OK;
-
-	if (s->reason == TC_KILL_SYSCALL || s->reason == TC_KILL_SETUP ||
-	    s->reason == TC_KILL_SIGNAL || o->status == TC_STATUS_SANDBOX_ERROR)
-		return;
-	if (o->status_inferred &&
-	    (o->status == TC_STATUS_MEMORY_LIMIT || o->status == TC_STATUS_PIDS_LIMIT)) {
-		o->status = o->signaled ? TC_STATUS_SIGNALED : TC_STATUS_EXIT_NONZERO;
-		o->status_inferred = false;
-	}
-	if (cs->oom_known && cs->oom_kills > 0) {
-		o->status = TC_STATUS_MEMORY_LIMIT;
-		o->status_inferred = false;
-	} else if (failed && cs->pids_events_known && cs->pids_max_events > 0 &&
-		   (o->status == TC_STATUS_EXIT_NONZERO || o->status == TC_STATUS_SIGNALED ||
-		    o->status == TC_STATUS_PIDS_LIMIT)) {
-		o->status = TC_STATUS_PIDS_LIMIT;
-		o->status_inferred = false;
-	}
-	if (cs->cpu_known) {
-		o->cpu_user_ms = cs->user_usec / 1000;
-		o->cpu_system_ms = cs->system_usec / 1000;
-	}
-	if (cs->memory_peak_known) {
-		o->memory_peak_bytes.known = true;
-		o->memory_peak_bytes.value = cs->memory_peak;
-	}
-	o->oom_kills.known = cs->oom_known;
-	o->oom_kills.value = cs->oom_kills;
-	if (!cs->oom_known)
-		o->oom_kills.reason = "memory.events has no oom_kill line";
-	if (cs->pids_peak_known) {
-		/* pids.peak counts the sandbox's init too */
-		o->pids_peak.known = true;
-		o->pids_peak.value = cs->pids_peak ? cs->pids_peak - 1 : 0;
-	}
-	o->enforced_by[TC_LIMIT_MEMORY] = TC_ENFORCER_CGROUP2;
-	o->enforced_by[TC_LIMIT_CPUS] = TC_ENFORCER_CGROUP2;
-	o->enforced_by[TC_LIMIT_PIDS] = TC_ENFORCER_CGROUP2;
-}
-
-static void fill_outcome(const struct tc_sandbox_spec *spec, const struct run *r,
-			 const struct tc_supervisor *s, const struct rusage *ru, int init_signal,
-			 const struct tc_cgroup_stats *cs, struct tc_outcome *o)
-{
-	static char no_cgroup[TC_CGROUP_WHY_MAX + 64], leaf[TC_PATH_MAX];
-
-	uint64_t maxrss = (uint64_t)ru->ru_maxrss * 1024;
-	uint64_t cpu_ms = (uint64_t)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000 +
-			  (uint64_t)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1000;
-
-	fill_status(s, init_signal, cpu_ms, s->rss_peak > maxrss ? s->rss_peak : maxrss, o);
-	o->wall_ms = ((s->end_ns ? s->end_ns : tc_now_ns()) - r->t_cloned) / 1000000;
-	o->cpu_user_ms =
-		(uint64_t)ru->ru_utime.tv_sec * 1000 + (uint64_t)ru->ru_utime.tv_usec / 1000;
-	o->cpu_system_ms =
-		(uint64_t)ru->ru_stime.tv_sec * 1000 + (uint64_t)ru->ru_stime.tv_usec / 1000;
-	if (s->killed_cpu_known &&
-	    s->killed_cpu_ms[0] + s->killed_cpu_ms[1] > o->cpu_user_ms + o->cpu_system_ms) {
-		o->cpu_user_ms = s->killed_cpu_ms[0];
-		o->cpu_system_ms = s->killed_cpu_ms[1];
-	}
-	/* the larger of the sampled sum and the biggest single process */
-	o->memory_peak_bytes.known = true;
-	o->memory_peak_bytes.value = s->rss_peak > maxrss ? s->rss_peak : maxrss;
-	o->oom_kills.known = false;
-	snprintf(no_cgroup, sizeof(no_cgroup), "needs cgroup v2 (memory.events): %s",
-		 r->cg.why[0] ? r->cg.why : "no cgroup leaf");
-	o->oom_kills.reason = no_cgroup;
-	o->kernel_memory =
-		"without cgroup v2, memory_peak_bytes and the memory limit leave out what the "
-		"kernel holds for the tool outside its address space: pipe buffers (64 KiB a "
-		"pipe), socket buffers (up to twice the host's net.core.wmem_max and rmem_max a "
-		"socket), inotify event queues, page tables";
-	if (s->sampled) {
-		o->pids_peak.known = true;
-		o->pids_peak.value = s->tasks_peak;
-	} else {
-		o->pids_peak.reason = "the tool ended before the first sample";
-	}
-	o->stdout_bytes = s->out.passed;
-	o->stderr_bytes = s->err.passed;
-	o->stdout_truncated = s->out.overflow || s->out.dropped;
-	o->stderr_truncated = s->err.overflow || s->err.dropped;
-	fill_limits(spec->cfg, o);
-	o->namespaces = TC_NS_USER | TC_NS_MOUNT | TC_NS_PID | TC_NS_NET | TC_NS_IPC | TC_NS_UTS |
-			TC_NS_CGROUP;
-	o->no_new_privs = true;
-	o->landlock = tc_landlock_describe(&r->landlock);
-	fill_syscalls(r, s, o);
-	o->cgroup = NULL;
-	if (cs) {
-		o->kernel_memory = NULL; /* the cgroup charges it */
-		fill_cgroup(s, cs, o);
-		snprintf(leaf, sizeof(leaf), "%s", r->cg.leaf);
-		o->cgroup = leaf;
-		o->cgroup_swap = r->cg.has_swap ? "0"
-						: "not limited: no memory.swap.max (the kernel "
-						  "accounts no swap)";
-	}
-	o->cap_eff = 0;
-	o->host_uid = r->ids.tool_host_uid;
-	o->host_gid = r->ids.tool_host_gid;
-	o->tool_uid = TC_TOOL_UID;
-}
-
-static void apply_workspace(const struct tc_sandbox_spec *spec, const struct run *r, int layer_fd,
-			    struct tc_outcome *o)
-{
-	const struct tc_mount_op *op = tc_mount_plan_workspace(&r->plan);
-	struct tc_workspace_stats *st = &o->workspace;
-	int ret;
-
-	st->present = true;
-	if (layer_fd < 0 || !op) {
-		st->not_applied = "the sandbox ended before its workspace existed";
-		return;
-	}
-	if (spec->cfg->workspace_on_success && o->status != TC_STATUS_OK) {
-		st->not_applied = "the policy's workspace_apply is on_success, and the run did not "
-				  "end ok";
-		return;
-	}
-	ret = tc_workspace_apply(layer_fd, spec->cfg->workspace, op->dev, op->ino, st);
-	if (ret == -ESTALE)
-		st->not_applied = "the host folder was replaced while the tool ran";
-	else if (ret < 0)
-		st->not_applied = "the host folder could not be opened";
-}
-
-static void verbose_times(const struct run *r, const struct tc_supervisor *s)
-{
-	const uint64_t *t = s->stages;
-#define MS(a, b) ((a) && (b) ? (double)((a) - (b)) / 1e6 : 0.0)
-	fprintf(stderr,
-		"toolcell: prepare %.3f ms, clone %.3f ms, maps %.3f ms (parent)\n"
-		"toolcell: child: ids %.3f ms, mounts %.3f ms, network namespace %.3f ms more, "
-		"fork %.3f ms\n"
-		"toolcell: tool ran %.3f ms after fork; the sandbox took %.3f ms more to go; "
-		"total %.3f ms\n",
-		MS(r->t_prepared, r->t_start), MS(r->t_cloned, r->t_prepared),
-		MS(r->t_mapped, r->t_cloned), MS(t[TC_STAGE_MAPPED], r->t_cloned),
-		MS(t[TC_STAGE_MOUNTED], t[TC_STAGE_MAPPED]),
-		MS(t[TC_STAGE_NET], t[TC_STAGE_MOUNTED]), MS(t[TC_STAGE_FORKED], t[TC_STAGE_NET]),
-		MS(s->exited_ns, t[TC_STAGE_FORKED]), MS(s->end_ns, s->exited_ns),
-		MS(s->end_ns, r->t_start));
-#undef MS
-}
-
-static int start_streams(const struct tc_sandbox_spec *spec, struct run *r, struct tc_supervisor *s)
+static int start_streams(const struct tc_sandbox_spec *spec, struct tc_sandbox *r,
+			 struct tc_supervisor *s)
 {
 	const uint64_t *limit = spec->cfg->limit;
-	int ret;
+	int ret = 0;
 
-	if (spec->io == TC_IO_MEMORY) {
-		ret = tc_stream_init(&s->in, -1, TAKE_FD(r->in[1]), true, UINT64_MAX);
-		s->in.mem_in = spec->stdin_buf;
-		s->in.mem_in_len = spec->stdin_len;
-		if (spec->stdin_len == 0)
-			s->in.src_eof = true;
+	switch (spec->io) {
+	case TC_IO_PIPES:
+		stream_none(&s->in);
+		stream_none(&s->out);
+		stream_none(&s->err);
+		return 0;
+	case TC_IO_MEMORY:
+		/* a warm sandbox's stdin waits, open, for tc_sandbox_begin */
+		if (spec->warm)
+			stream_none(&s->in);
+		else
+			ret = stdin_from(r, s, spec->stdin_buf, spec->stdin_len);
 		if (ret >= 0)
 			ret = tc_stream_init(&s->out, TAKE_FD(r->out[0]), -1, false,
 					     limit[TC_LIMIT_STDOUT]);
-	} else {
+		break;
+	case TC_IO_RELAY:
 		ret = tc_stream_init(&s->in, STDIN_FILENO, TAKE_FD(r->in[1]), true, UINT64_MAX);
 		if (ret >= 0)
 			ret = tc_stream_init(&s->out, TAKE_FD(r->out[0]), STDOUT_FILENO, false,
 					     limit[TC_LIMIT_STDOUT]);
+		break;
 	}
 	if (ret >= 0)
 		ret = tc_stream_init(&s->err, TAKE_FD(r->err[0]), STDERR_FILENO, false,
@@ -699,182 +356,331 @@ static int start_streams(const struct tc_sandbox_spec *spec, struct run *r, stru
 	return ret;
 }
 
-int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
-		   struct tc_sandbox_result *res, struct tc_error *err)
+/* After the clone: the network helper, the maps, the filter. */
+static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 {
-	struct run r = { .in = { -1, -1 },
-			 .out = { -1, -1 },
-			 .err = { -1, -1 },
-			 .sync = { -1, -1 },
-			 .filter_pipe = { -1, -1 },
-			 .sig_fd = -1,
-			 .pidfd = -1,
-			 .self_pidfd = -1,
-			 .helper_pidfd = -1,
-			 .cg = { .parent_fd = -1, .leaf_fd = -1, .pids_fd = -1 } };
-	struct tc_supervisor *s = NULL;
 	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
-	struct rusage ru = { 0 };
-	siginfo_t si = { 0 };
-	_cleanup_close_ int ws_fd = -1;
 	int ret;
 
-	memset(res, 0, sizeof(*res));
-	r.t_start = tc_now_ns();
-	ret = prepare(spec, &r, err);
-	if (ret < 0)
-		goto fail;
-	r.t_prepared = tc_now_ns();
-	ret = do_clone(spec, &r, err);
-	if (ret < 0)
-		goto fail;
-	r.t_cloned = tc_now_ns();
 	/* the network namespace is made beside the child's mounts, not before */
-	r.net_helper = tc_net_helper_start(r.pid, r.sync[0], &r.klimits, err);
-	if (r.net_helper > 0) {
-		r.helper_pidfd = pidfd_open(r.net_helper, 0);
-		if (r.helper_pidfd < 0) {
-			kill(r.net_helper, SIGKILL);
-			waitpid(r.net_helper, NULL, 0);
-		}
+	r->net_helper = tc_net_helper_start(r->pid, r->sync[0], &r->klimits, err);
+	if (r->net_helper < 0)
+		return r->net_helper;
+	r->helper_pidfd = pidfd_open(r->net_helper, 0);
+	if (r->helper_pidfd < 0) {
+		ret = tc_error_errno(err, "net", errno, "cannot open a pidfd");
+		kill(r->net_helper, SIGKILL);
+		waitpid(r->net_helper, NULL, 0);
+		return ret;
 	}
-	ret = r.net_helper < 0	   ? r.net_helper
-	      : r.helper_pidfd < 0 ? tc_error_errno(err, "net", errno, "cannot open a pidfd")
-				   : tc_userns_setup_from_parent(&r.ids, r.pid, err);
-	if (ret >= 0)
-		oom_first(r.pid);
-	if (ret >= 0 && tc_msg_send(r.sync[0], &maps, -1) < 0)
-		ret = tc_error_errno(err, "spawn", EPIPE, "the sandbox died while starting");
+	ret = tc_userns_setup_from_parent(&r->ids, r->pid, err);
+	if (ret < 0)
+		return ret;
+	oom_first(r->pid);
+	ret = tc_sync_send(r->sync[0], &maps, -1, err);
 	/* the filter is needed only at the tool's last step: compile it now,
 	 * while the child builds its file system */
 	if (ret >= 0)
-		ret = tc_seccomp_prepare(&spec->cfg->syscalls, &r.filter, err);
-	if (ret >= 0 && tc_seccomp_send(&r.filter, r.filter_pipe[1]) < 0)
-		ret = tc_error_errno(err, "seccomp", EPIPE, "the sandbox died while starting");
-	tc_closep(&r.filter_pipe[1]);
-	r.filter_pipe[1] = -1;
-	if (ret < 0) {
-		pidfd_send_signal(r.pidfd, SIGKILL, NULL, 0);
-		syscall(SYS_waitid, P_PIDFD, r.pidfd, &si, WEXITED, NULL);
-		goto fail;
-	}
-	r.t_mapped = tc_now_ns();
+		ret = tc_seccomp_prepare(&r->spec->cfg->syscalls, &r->filter, err);
+	if (ret >= 0 && tc_seccomp_send(&r->filter, r->filter_pipe[1]) < 0)
+		ret = tc_sync_reason(r->sync[0], EPIPE, "seccomp", err);
+	tc_closep(&r->filter_pipe[1]);
+	return ret;
+}
 
-	/* the supervisor's memory is the parent's alone: allocated after the
-	 * clone, so the child's copy of our address space stays small */
-	s = calloc(1, sizeof(*s));
-	if (!s || start_streams(spec, &r, s) < 0) {
-		ret = tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the supervisor");
-		pidfd_send_signal(r.pidfd, SIGKILL, NULL, 0);
-		syscall(SYS_waitid, P_PIDFD, r.pidfd, &si, WEXITED, NULL);
-		goto fail;
-	}
-	s->pid = r.pid;
-	s->pidfd = r.pidfd;
-	s->sync_fd = TAKE_FD(r.sync[0]);
-	s->sig_fd = r.sig_fd;
-	s->filter = &r.filter;
-	s->cgroup = r.cg.leaf_fd >= 0 ? &r.cg : NULL;
+static int supervisor_new(struct tc_sandbox *r, struct tc_error *err)
+{
+	const uint64_t *limit = r->spec->cfg->limit;
+	struct tc_supervisor *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the supervisor");
+	r->s = s;
+	s->in.src = s->in.dst = s->out.src = s->out.dst = s->err.src = s->err.dst = -1;
+	s->in.own_dst = s->out.own_dst = s->err.own_dst = -1;
+	if (start_streams(r->spec, r, s) < 0)
+		return tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the supervisor");
+	s->pid = r->pid;
+	s->pidfd = r->pidfd;
+	s->sync_fd = TAKE_FD(r->sync[0]);
+	s->sig_fd = r->sig_fd;
+	s->filter = &r->filter;
+	s->cgroup = r->cg.leaf_fd >= 0 ? &r->cg : NULL;
 	s->listener = -1;
 	s->workspace_fd = -1;
 	s->denied_nr = -1;
-	s->helper_pidfd = TAKE_FD(r.helper_pidfd);
-	s->start_ns = r.t_cloned;
-	s->wall_ms = spec->cfg->limit[TC_LIMIT_WALL];
-	s->memory_max = spec->cfg->limit[TC_LIMIT_MEMORY];
-	s->tasks_max = spec->cfg->limit[TC_LIMIT_PIDS];
-	s->cpu_time_ms = (spec->cfg->limit[TC_LIMIT_CPU_TIME] + 999) / 1000 * 1000;
+	s->helper_pidfd = TAKE_FD(r->helper_pidfd);
+	s->start_ns = r->t_cloned;
+	s->warm = r->spec->warm;
+	s->wall_ms = limit[TC_LIMIT_WALL];
+	s->memory_max = limit[TC_LIMIT_MEMORY];
+	s->tasks_max = limit[TC_LIMIT_PIDS];
+	s->cpu_time_ms = (limit[TC_LIMIT_CPU_TIME] + 999) / 1000 * 1000;
 	s->sample_ms = TC_SAMPLE_MS;
-	tc_supervise(s);
-	if (s->listener >= 0)
-		close(s->listener);
+	tc_supervise_init(s);
+	tc_supervise_turn(s);
+	return 0;
+}
+
+/* A host that refused part of the set-up: name why, if we can. */
+static void add_hint(struct tc_error *err)
+{
+	struct tc_host_facts facts;
+
+	if (!err)
+		return;
+	tc_host_facts_read(&facts);
+	tc_hint_apply(err, &facts);
+}
+
+int tc_sandbox_start(const struct tc_sandbox_spec *spec, struct tc_sandbox **ret,
+		     struct tc_error *err)
+{
+	struct tc_sandbox *r = calloc(1, sizeof(*r));
+	int e;
+
+	*ret = NULL;
+	if (!r)
+		return tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the sandbox");
+	r->spec = spec;
+	r->t_start = tc_now_ns();
+	r->in[0] = r->in[1] = r->out[0] = r->out[1] = r->err[0] = r->err[1] = -1;
+	r->sync[0] = r->sync[1] = r->filter_pipe[0] = r->filter_pipe[1] = -1;
+	r->sig_fd = r->pidfd = r->self_pidfd = r->helper_pidfd = -1;
+	r->ids.lock_fd = -1; /* released even when the set-up failed before it */
+	tc_cgroup_init(&r->cg);
+	e = prepare(spec, r, err);
+	r->t_prepared = tc_now_ns();
+	if (e >= 0)
+		e = do_clone(spec, r, err);
+	r->t_cloned = tc_now_ns();
+	if (e >= 0)
+		e = hand_over(r, err);
+	r->t_mapped = tc_now_ns();
+	if (e >= 0)
+		e = supervisor_new(r, err);
+	if (e < 0) {
+		add_hint(err);
+		tc_sandbox_release(&r);
+		return e;
+	}
+	*ret = r;
+	return 0;
+}
+
+int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_len)
+{
+	struct tc_supervisor *s = sb->s;
+	int ret = 0;
+
+	if (sb->begun)
+		return -EALREADY;
+	sb->begun = true;
+	/* the figures count the call alone: what the sandbox used until now */
+	if (s->cgroup) {
+		struct tc_cgroup_stats cs;
+
+		tc_cgroup_read_stats(s->cgroup, &cs);
+		if (cs.cpu_known) {
+			sb->cpu_base_ms[0] = cs.user_usec / 1000;
+			sb->cpu_base_ms[1] = cs.system_usec / 1000;
+		}
+	} else if (tc_supervise_cpu(sb->pid, sb->cpu_base_ms) < 0) {
+		sb->cpu_base_ms[0] = sb->cpu_base_ms[1] = 0;
+	}
+	if (sb->spec->warm) {
+		/* the init's backstop starts now too (child.h) */
+		siginfo_t si = { .si_signo = TC_SIG_BEGIN(), .si_code = SI_QUEUE };
+
+		si.si_value.sival_ptr = (void *)(uintptr_t)sb->spec->cfg->limit[TC_LIMIT_WALL];
+		if (pidfd_send_signal(sb->pidfd, TC_SIG_BEGIN(), &si, 0) < 0)
+			ret = -errno;
+		if (sb->spec->io == TC_IO_MEMORY && stdin_from(sb, s, stdin_buf, stdin_len) < 0)
+			ret = -ENOMEM;
+	}
+	tc_supervise_begin(s);
+	return ret;
+}
+
+void tc_sandbox_take_stdio(struct tc_sandbox *sb, int ret_fds[3])
+{
+	ret_fds[0] = -1;
+	ret_fds[1] = -1;
+	ret_fds[2] = -1;
+	if (sb->spec->io != TC_IO_PIPES)
+		return;
+	ret_fds[0] = TAKE_FD(sb->in[1]);
+	ret_fds[1] = TAKE_FD(sb->out[0]);
+	ret_fds[2] = TAKE_FD(sb->err[0]);
+}
+
+void tc_sandbox_stderr_seen(struct tc_sandbox *sb, const char *buf, size_t len)
+{
+	tc_stream_keep_tail(&sb->s->err, buf, len);
+}
+
+void tc_sandbox_pollfds(const struct tc_sandbox *sb, struct pollfd *p)
+{
+	tc_supervise_pollfds(sb->s, p);
+}
+
+bool tc_sandbox_on_events(struct tc_sandbox *sb, const struct pollfd *p)
+{
+	tc_supervise_events(sb->s, p);
+	return tc_supervise_turn(sb->s);
+}
+
+uint64_t tc_sandbox_deadline(const struct tc_sandbox *sb)
+{
+	return sb->s->done ? UINT64_MAX : sb->s->wake_ns;
+}
+
+int tc_sandbox_supervise(struct tc_sandbox *sb)
+{
+	return tc_supervise(sb->s);
+}
+
+void tc_sandbox_kill(struct tc_sandbox *sb, int signal)
+{
+	if (sb->s->reason == TC_KILL_NONE)
+		sb->s->reason_signal = signal;
+	tc_supervise_kill(sb->s, TC_KILL_SIGNAL);
+}
+
+pid_t tc_sandbox_pid(const struct tc_sandbox *sb)
+{
+	return sb->pid;
+}
+
+/* Our own share, which the sandbox's figures never include: relaying,
+ * sampling, answering refused calls. */
+static void own_cpu(struct tc_outcome *out)
+{
+	struct rusage self;
+
+	if (getrusage(RUSAGE_SELF, &self) == 0) {
+		out->toolcell_cpu_user_ms = (uint64_t)self.ru_utime.tv_sec * 1000 +
+					    (uint64_t)self.ru_utime.tv_usec / 1000;
+		out->toolcell_cpu_system_ms = (uint64_t)self.ru_stime.tv_sec * 1000 +
+					      (uint64_t)self.ru_stime.tv_usec / 1000;
+	}
+}
+
+int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_sandbox_result *res,
+		      struct tc_error *err)
+{
+	struct tc_supervisor *s = sb->s;
+	struct tc_cgroup_stats cs;
+	bool have_cg = sb->cg.leaf_fd >= 0;
+	_cleanup_close_ int ws_fd = -1;
+	struct rusage ru = { 0 };
+	siginfo_t si = { 0 };
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (sb->finished)
+		return -EALREADY;
+	sb->finished = true;
+	if (!s->done) {
+		tc_sandbox_kill(sb, SIGKILL);
+		tc_supervise(s);
+	}
+	tc_closep(&s->listener);
 	/* the tool's layer outlives its namespace through our descriptor */
 	ws_fd = TAKE_FD(s->workspace_fd);
-	if (s->helper_pidfd >= 0) { /* the sandbox ended before the helper did */
-		pidfd_send_signal(s->helper_pidfd, SIGKILL, NULL, 0);
-		waitid(P_PIDFD, (id_t)s->helper_pidfd, &si, WEXITED);
-		close(s->helper_pidfd);
-	}
-	if (s->in.dst >= 0)
-		close(s->in.dst);
-	if (s->sync_fd >= 0)
-		close(s->sync_fd);
-	/* the raw waitid takes a rusage: the init's, which includes every
-	 * process it reaped and the ones the kernel killed with it */
-	if (syscall(SYS_waitid, P_PIDFD, r.pidfd, &si, WEXITED, &ru) < 0)
-		memset(&ru, 0, sizeof(ru));
+	/* the sandbox ended before the helper did */
+	tc_pidfd_kill_reap(&s->helper_pidfd, NULL, NULL);
+	tc_closep(&s->in.dst);
+	tc_closep(&s->sync_fd);
+	/* the init's rusage includes every process it reaped and the ones
+	 * the kernel killed with it */
+	tc_pidfd_kill_reap(&sb->pidfd, &si, &ru);
+	s->pidfd = -1;
 	if (!s->end_ns)
 		s->end_ns = tc_now_ns();
-	{
-		struct tc_cgroup_stats cs;
-		bool have_cg = r.cg.leaf_fd >= 0;
-
-		if (have_cg)
-			tc_cgroup_finish(&r.cg, &cs);
-		fill_outcome(spec, &r, s, &ru,
-			     si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ? si.si_status
-										  : 0,
-			     have_cg ? &cs : NULL, out);
-	}
-	{
-		/* our own share, which the sandbox's figures never include:
-		 * relaying, sampling, answering refused calls */
-		struct rusage self;
-
-		if (getrusage(RUSAGE_SELF, &self) == 0) {
-			out->toolcell_cpu_user_ms = (uint64_t)self.ru_utime.tv_sec * 1000 +
-						    (uint64_t)self.ru_utime.tv_usec / 1000;
-			out->toolcell_cpu_system_ms = (uint64_t)self.ru_stime.tv_sec * 1000 +
-						      (uint64_t)self.ru_stime.tv_usec / 1000;
-		}
-	}
+	if (have_cg)
+		tc_cgroup_finish(&sb->cg, &cs);
+	tc_sandbox_fill(sb, &ru,
+			si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ? si.si_status : 0,
+			have_cg ? &cs : NULL, out);
+	own_cpu(out);
 	/* the sandbox is gone: nothing of the tool can change its layer now */
-	if (spec->cfg->workspace)
-		apply_workspace(spec, &r, ws_fd, out);
+	if (sb->spec->cfg->workspace)
+		tc_sandbox_apply_workspace(sb, ws_fd, out);
 	res->exec_errno = s->exec_errno;
 	res->toolcell_signal = s->reason == TC_KILL_SIGNAL ? s->reason_signal : 0;
-	if (spec->io == TC_IO_MEMORY) {
+	if (sb->spec->io == TC_IO_MEMORY) {
 		res->stdout_buf = TAKE_PTR(s->out.mem);
 		res->stdout_len = s->out.mem_len;
 	}
-	if (spec->verbose)
-		verbose_times(&r, s);
+	if (sb->spec->verbose)
+		tc_sandbox_verbose_times(sb);
 	ret = out->status == TC_STATUS_SANDBOX_ERROR ? -(out->err.err ? out->err.err : EIO) : 0;
 	if (ret < 0) {
-		/* a host that refused part of the set-up: name why, if we can */
-		struct tc_host_facts facts;
-
-		tc_host_facts_read(&facts);
-		tc_hint_apply(&out->err, &facts);
+		add_hint(&out->err);
+		if (err)
+			*err = out->err;
 	}
-	if (ret < 0 && err)
-		*err = out->err;
-	tc_stream_release(&s->in);
-	tc_stream_release(&s->out);
-	tc_stream_release(&s->err);
-	free(s);
-	run_release(&r);
 	return ret;
+}
 
-fail:
-	if (err) {
-		struct tc_host_facts facts;
+void tc_sandbox_release(struct tc_sandbox **sbp)
+{
+	struct tc_sandbox *r = *sbp;
 
-		tc_host_facts_read(&facts);
-		tc_hint_apply(err, &facts);
-	}
-	if (s) {
-		if (s->in.dst >= 0)
-			close(s->in.dst);
+	if (!r)
+		return;
+	*sbp = NULL;
+	tc_pidfd_kill_reap(&r->helper_pidfd, NULL, NULL);
+	tc_pidfd_kill_reap(&r->pidfd, NULL, NULL);
+	if (r->s) {
+		struct tc_supervisor *s = r->s;
+
+		tc_pidfd_kill_reap(&s->helper_pidfd, NULL, NULL);
+		tc_closep(&s->listener);
+		tc_closep(&s->workspace_fd);
+		tc_closep(&s->sync_fd);
+		tc_closep(&s->in.dst);
 		tc_stream_release(&s->in);
 		tc_stream_release(&s->out);
 		tc_stream_release(&s->err);
+		free(s);
 	}
-	free(s);
-	run_release(&r);
-	out->status = TC_STATUS_SANDBOX_ERROR;
-	if (err)
-		out->err = *err;
+	close_pair(r->in);
+	close_pair(r->out);
+	close_pair(r->err);
+	close_pair(r->sync);
+	close_pair(r->filter_pipe);
+	tc_closep(&r->sig_fd);
+	tc_closep(&r->self_pidfd);
+	/* SIGTERM, SIGINT and SIGHUP stay blocked: one that comes now must
+	 * not kill toolcell before the record is written (main ends by it,
+	 * or exits, after writing) */
+	tc_mount_plan_release(&r->plan);
+	tc_userns_release(&r->ids);
+	tc_seccomp_release(&r->filter);
+	tc_cgroup_finish(&r->cg, NULL); /* when a failure left the leaf */
+	tc_cgroup_release(&r->cg);
+	free(r);
+}
+
+int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
+		   struct tc_sandbox_result *res, struct tc_error *err)
+{
+	struct tc_sandbox *sb = NULL;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = tc_sandbox_start(spec, &sb, err);
+	if (ret < 0) {
+		out->status = TC_STATUS_SANDBOX_ERROR;
+		if (err)
+			out->err = *err;
+		return ret;
+	}
+	tc_sandbox_supervise(sb);
+	ret = tc_sandbox_finish(sb, out, res, err);
+	tc_sandbox_release(&sb);
 	return ret;
 }
 

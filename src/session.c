@@ -53,17 +53,8 @@ enum outcome {
 
 static int buf_add(struct buf *b, const char *p, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *q;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		q = realloc(b->p, cap);
-		if (!q)
-			return -ENOMEM;
-		b->p = q;
-		b->cap = cap;
-	}
+	if (tc_reserve(&b->p, &b->cap, b->len + n + 1) < 0)
+		return -ENOMEM;
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
 	b->p[b->len] = '\0';
@@ -182,7 +173,6 @@ static void stop(struct session *s, bool gently, char *status, size_t n)
 	if (s->runner < 0)
 		return;
 	tc_closep(&s->to_h);
-	s->to_h = -1;
 	if (!gently || !wait_runner(s->runner, STOP_GRACE_MS)) {
 		kill(s->runner, SIGTERM);
 		if (!wait_runner(s->runner, STOP_GRACE_MS)) {
@@ -202,7 +192,6 @@ static void stop(struct session *s, bool gently, char *status, size_t n)
 	tc_closep(&s->from_h);
 	tc_closep(&s->err_h);
 	tc_closep(&s->status_fd);
-	s->from_h = s->err_h = s->status_fd = -1;
 	s->runner = -1;
 }
 

@@ -32,7 +32,7 @@
 
 static int walk(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks, uint64_t *cpu);
 
-static void kill_sandbox(struct tc_supervisor *s, enum tc_kill_reason why)
+void tc_supervise_kill(struct tc_supervisor *s, enum tc_kill_reason why)
 {
 	if (s->init_exited)
 		return;
@@ -42,16 +42,8 @@ static void kill_sandbox(struct tc_supervisor *s, enum tc_kill_reason why)
 		s->reason = why;
 	/* the processes the kill takes are never reaped by the init, so their
 	 * CPU never reaches its rusage: count it now */
-	if (!s->killed_cpu_known) {
-		uint64_t rss, tasks, ticks[2];
-		long hz = sysconf(_SC_CLK_TCK);
-
-		if (walk(s->pid, false, &rss, &tasks, ticks) == 0 && hz > 0) {
-			s->killed_cpu_ms[0] = ticks[0] * 1000 / (uint64_t)hz;
-			s->killed_cpu_ms[1] = ticks[1] * 1000 / (uint64_t)hz;
-			s->killed_cpu_known = true;
-		}
-	}
+	if (!s->killed_cpu_known && tc_supervise_cpu(s->pid, s->killed_cpu_ms) == 0)
+		s->killed_cpu_known = true;
 	pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0);
 }
 
@@ -190,9 +182,36 @@ static int walk(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks,
 	return 0;
 }
 
+int tc_supervise_cpu(pid_t pid, uint64_t ret_ms[2])
+{
+	uint64_t rss, tasks, ticks[2];
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0 || walk(pid, false, &rss, &tasks, ticks) < 0)
+		return -ESRCH;
+	ret_ms[0] = ticks[0] * 1000 / (uint64_t)hz;
+	ret_ms[1] = ticks[1] * 1000 / (uint64_t)hz;
+	return 0;
+}
+
 int tc_supervise_sample(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks)
 {
 	return walk(pid, precise, ret_rss, ret_tasks, NULL);
+}
+
+/* a child's error, NUL-terminated whatever it sent */
+static void take_error(struct tc_error *dst, const struct tc_error *src)
+{
+	*dst = *src;
+	dst->message[sizeof(dst->message) - 1] = '\0';
+	dst->stage[sizeof(dst->stage) - 1] = '\0';
+}
+
+/* an fd a message carried, kept once */
+static void take_fd(int *dst, int *fd)
+{
+	if (*fd >= 0 && *dst < 0)
+		*dst = TAKE_FD(*fd);
 }
 
 static void on_sync(struct tc_supervisor *s)
@@ -205,21 +224,16 @@ static void on_sync(struct tc_supervisor *s)
 		return;
 	if (r < 0) {
 		/* EOF: the init is gone (its pidfd says so too) */
-		close(s->sync_fd);
-		s->sync_fd = -1;
+		tc_closep(&s->sync_fd);
 		return;
 	}
 	switch ((enum tc_msg_type)m.type) {
 	case TC_MSG_ERROR:
-		s->setup_err = m.err;
-		s->setup_err.message[sizeof(s->setup_err.message) - 1] = '\0';
-		s->setup_err.stage[sizeof(s->setup_err.stage) - 1] = '\0';
-		kill_sandbox(s, TC_KILL_SETUP);
+		take_error(&s->setup_err, &m.err);
+		tc_supervise_kill(s, TC_KILL_SETUP);
 		break;
 	case TC_MSG_EXEC_FAILED:
-		s->tool_err = m.err;
-		s->tool_err.message[sizeof(s->tool_err.message) - 1] = '\0';
-		s->tool_err.stage[sizeof(s->tool_err.stage) - 1] = '\0';
+		take_error(&s->tool_err, &m.err);
 		s->exec_errno = m.err.err;
 		break;
 	case TC_MSG_EXITED:
@@ -228,10 +242,10 @@ static void on_sync(struct tc_supervisor *s)
 		s->exited_ns = tc_now_ns();
 		break;
 	case TC_MSG_LISTENER:
-		if (fd >= 0 && s->listener < 0) {
-			s->listener = fd;
-			fd = -1;
-		}
+		take_fd(&s->listener, &fd);
+		s->tool_creds_known = true;
+		s->tool_no_new_privs = m.value == 1;
+		s->tool_cap_eff = m.cap_eff;
 		break;
 	case TC_MSG_STAGES:
 		memcpy(s->stages, m.t, sizeof(s->stages));
@@ -239,20 +253,16 @@ static void on_sync(struct tc_supervisor *s)
 	case TC_MSG_DEADLINE:
 		/* we were stopped or starved past the wall limit: the init
 		 * kept it for us */
-		kill_sandbox(s, TC_KILL_TIMEOUT);
+		tc_supervise_kill(s, TC_KILL_TIMEOUT);
 		break;
 	case TC_MSG_WORKSPACE:
-		if (fd >= 0 && s->workspace_fd < 0) {
-			s->workspace_fd = fd;
-			fd = -1;
-		}
+		take_fd(&s->workspace_fd, &fd);
 		break;
 	case TC_MSG_MAPS_DONE:
 	case TC_MSG_NET_FD:
 		break;
 	}
-	if (fd >= 0)
-		close(fd);
+	tc_closep(&fd);
 }
 
 /* One call the filter sent us: answer it, or end the sandbox for it. Only
@@ -274,24 +284,36 @@ static void on_listener(struct tc_supervisor *s)
 	struct seccomp_notif_resp *resp = &resp_buf.r;
 	int nr;
 
-	if (!sizes.seccomp_notif && syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
+	/* Without the sizes no call can be answered, and a caller left waiting
+	 * would hang the tool until the deadline: fail closed. */
+	if (!sizes.seccomp_notif && syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0) {
+		tc_error_errno(&s->setup_err, "seccomp", errno,
+			       "cannot read the seccomp notification sizes");
+		tc_supervise_kill(s, TC_KILL_SETUP);
+		tc_closep(&s->listener);
 		return;
-	if (sizes.seccomp_notif > sizeof(req_buf) || sizes.seccomp_notif_resp > sizeof(resp_buf))
+	}
+	if (sizes.seccomp_notif > sizeof(req_buf) || sizes.seccomp_notif_resp > sizeof(resp_buf)) {
+		tc_error_set(&s->setup_err, "seccomp", EOVERFLOW,
+			     "the kernel's seccomp notifications (%u and %u bytes) are larger than "
+			     "toolcell knows",
+			     sizes.seccomp_notif, sizes.seccomp_notif_resp);
+		tc_supervise_kill(s, TC_KILL_SETUP);
+		tc_closep(&s->listener);
 		return;
+	}
 	memset(&req_buf, 0, sizeof(req_buf));
 	memset(&resp_buf, 0, sizeof(resp_buf));
 	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
-		if (errno != EINTR && errno != ENOENT) { /* ENOENT: the caller died */
-			close(s->listener);
-			s->listener = -1;
-		}
+		if (errno != EINTR && errno != ENOENT) /* ENOENT: the caller died */
+			tc_closep(&s->listener);
 		return;
 	}
 	nr = req->data.nr;
 	if (tc_seccomp_is_kill(s->filter, nr)) {
 		if (s->denied_nr < 0)
 			s->denied_nr = nr;
-		kill_sandbox(s, TC_KILL_SYSCALL);
+		tc_supervise_kill(s, TC_KILL_SYSCALL);
 		return; /* no answer: the caller dies waiting */
 	}
 	s->refusals_in_tick++;
@@ -311,7 +333,7 @@ static void on_signal(struct tc_supervisor *s)
 	if (read(s->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (s->reason == TC_KILL_NONE)
 			s->reason_signal = (int)si.ssi_signo;
-		kill_sandbox(s, TC_KILL_SIGNAL);
+		tc_supervise_kill(s, TC_KILL_SIGNAL);
 	}
 }
 
@@ -321,8 +343,7 @@ static void on_pidfd(struct tc_supervisor *s)
 	s->end_ns = tc_now_ns();
 	/* the tool can no longer read its stdin */
 	if (s->in.dst >= 0) {
-		close(s->in.dst);
-		s->in.dst = -1;
+		tc_closep(&s->in.dst);
 		s->in.dst_gone = true;
 	}
 }
@@ -351,13 +372,13 @@ static void sample(struct tc_supervisor *s)
 	if (tasks > s->tasks_peak)
 		s->tasks_peak = tasks;
 	if (!s->cgroup && rss >= s->memory_max)
-		kill_sandbox(s, TC_KILL_MEMORY);
+		tc_supervise_kill(s, TC_KILL_MEMORY);
 	if (tasks < s->tasks_max) {
 		s->at_limit_since = 0;
 	} else if (!s->at_limit_since) {
 		s->at_limit_since = tc_now_ns();
 	} else if (tc_now_ns() - s->at_limit_since >= TC_PIDS_GRACE_MS * 1000000ull) {
-		kill_sandbox(s, TC_KILL_PIDS);
+		tc_supervise_kill(s, TC_KILL_PIDS);
 	}
 }
 
@@ -375,6 +396,7 @@ enum {
 	SLOT_ERR_DST,
 	SLOT__N
 };
+_Static_assert(SLOT__N == TC_SUPERVISE_POLLFDS, "supervise.h counts the slots");
 
 static void add(struct pollfd *p, int slot, int fd, short ev)
 {
@@ -399,113 +421,141 @@ static void stream_io(struct tc_stream *st, const struct pollfd *src, const stru
 	}
 }
 
+void tc_supervise_init(struct tc_supervisor *s)
+{
+	/* a warm sandbox runs only our harness until its call: no clock, no
+	 * samples (dozens may wait at once) */
+	s->deadline_ns = s->warm ? UINT64_MAX : s->start_ns + s->wall_ms * 1000000ull;
+	s->next_sample_ns = s->warm ? UINT64_MAX : s->start_ns + s->sample_ms * 1000000ull;
+}
+
+void tc_supervise_begin(struct tc_supervisor *s)
+{
+	s->start_ns = tc_now_ns();
+	s->deadline_ns = s->start_ns + s->wall_ms * 1000000ull;
+	s->next_sample_ns = s->start_ns + s->sample_ms * 1000000ull;
+	s->wake_ns = s->start_ns; /* the next turn sees the new clock */
+}
+
+/* the streams' part of a turn */
+static void streams_turn(struct tc_supervisor *s)
+{
+	/* stdin from memory needs no poll to be read */
+	if (s->in.src < 0 && tc_stream_want_read(&s->in))
+		tc_stream_read(&s->in);
+	if (tc_stream_done(&s->in) && s->in.dst >= 0)
+		tc_closep(&s->in.dst); /* the tool sees EOF */
+	/* a reader of ours that went away: the tool gets EPIPE */
+	if (s->out.dst_gone && s->out.src >= 0)
+		tc_stream_cut(&s->out);
+	if (s->err.dst_gone && s->err.src >= 0)
+		tc_stream_cut(&s->err);
+}
+
+bool tc_supervise_turn(struct tc_supervisor *s)
+{
+	uint64_t now = tc_now_ns(), until, tick_end;
+
+	if (s->done)
+		return true;
+	streams_turn(s);
+	/* within one turn, the tie order (outcome.h): memory and processes
+	 * (the sample), then output, then time */
+	if (!s->init_exited && now >= s->next_sample_ns) {
+		sample(s);
+		s->next_sample_ns = now + s->sample_ms * 1000000ull;
+	}
+	if (s->out.overflow || s->err.overflow)
+		tc_supervise_kill(s, TC_KILL_OUTPUT);
+	if (s->init_exited && tc_stream_done(&s->out) && tc_stream_done(&s->err))
+		return s->done = true;
+	if (!s->init_exited) {
+		if (now >= s->deadline_ns)
+			tc_supervise_kill(s, TC_KILL_TIMEOUT);
+		until = s->deadline_ns < s->next_sample_ns ? s->deadline_ns : s->next_sample_ns;
+	} else {
+		until = s->end_ns + TC_FLUSH_GRACE_MS * 1000000ull;
+		if (now >= until) {
+			/* the caller does not take the output: give up */
+			if (s->out.dst >= 0)
+				tc_stream_cut(&s->out);
+			if (s->err.dst >= 0)
+				tc_stream_cut(&s->err);
+			return s->done = true;
+		}
+	}
+	if (now >= s->refusal_tick_ns + TC_REFUSAL_TICK_MS * 1000000ull) {
+		s->refusal_tick_ns = now;
+		s->refusals_in_tick = 0;
+	}
+	tick_end = s->refusal_tick_ns + TC_REFUSAL_TICK_MS * 1000000ull;
+	s->throttled = s->refusals_in_tick >= TC_REFUSALS_PER_TICK;
+	if (s->throttled && tick_end < until)
+		until = tick_end;
+	s->wake_ns = until;
+	return false;
+}
+
+void tc_supervise_pollfds(const struct tc_supervisor *s, struct pollfd *p)
+{
+	add(p, SLOT_SYNC, s->sync_fd, POLLIN);
+	add(p, SLOT_PIDFD, s->init_exited ? -1 : s->pidfd, POLLIN);
+	add(p, SLOT_HELPER, s->helper_pidfd, POLLIN);
+	add(p, SLOT_LISTENER, s->throttled ? -1 : s->listener, POLLIN);
+	add(p, SLOT_SIG, s->sig_fd, POLLIN);
+	add(p, SLOT_IN_SRC, s->init_exited ? -1 : s->in.src,
+	    tc_stream_want_read(&s->in) ? POLLIN : 0);
+	add(p, SLOT_IN_DST, s->in.dst, tc_stream_want_write(&s->in) ? POLLOUT : 0);
+	add(p, SLOT_OUT_SRC, s->out.src, tc_stream_want_read(&s->out) ? POLLIN : 0);
+	add(p, SLOT_OUT_DST, s->out.dst, tc_stream_want_write(&s->out) ? POLLOUT : 0);
+	add(p, SLOT_ERR_SRC, s->err.src, tc_stream_want_read(&s->err) ? POLLIN : 0);
+	add(p, SLOT_ERR_DST, s->err.dst, tc_stream_want_write(&s->err) ? POLLOUT : 0);
+}
+
+void tc_supervise_events(struct tc_supervisor *s, const struct pollfd *p)
+{
+	/* output first: a tool that wrote and exited keeps its bytes */
+	stream_io(&s->out, &p[SLOT_OUT_SRC], &p[SLOT_OUT_DST]);
+	stream_io(&s->err, &p[SLOT_ERR_SRC], &p[SLOT_ERR_DST]);
+	stream_io(&s->in, &p[SLOT_IN_SRC], &p[SLOT_IN_DST]);
+	if (p[SLOT_HELPER].revents)
+		tc_pidfd_kill_reap(&s->helper_pidfd, NULL, NULL); /* it exited: the reap */
+	if (p[SLOT_LISTENER].revents & POLLIN)
+		on_listener(s);
+	else if (p[SLOT_LISTENER].revents) /* every filtered process is gone */
+		tc_closep(&s->listener);
+	if (p[SLOT_SYNC].revents)
+		on_sync(s);
+	if (p[SLOT_SIG].revents)
+		on_signal(s);
+	if (p[SLOT_PIDFD].revents) {
+		/* read what the init sent before it died */
+		while (s->sync_fd >= 0) {
+			struct pollfd q = { .fd = s->sync_fd, .events = POLLIN };
+			if (poll(&q, 1, 0) <= 0)
+				break;
+			on_sync(s);
+		}
+		on_pidfd(s);
+	}
+}
+
 int tc_supervise(struct tc_supervisor *s)
 {
-	uint64_t deadline = s->start_ns + s->wall_ms * 1000000ull;
-	uint64_t next_sample = s->start_ns + s->sample_ms * 1000000ull;
-	struct pollfd p[SLOT__N];
+	struct pollfd p[TC_SUPERVISE_POLLFDS];
 
-	for (;;) {
-		uint64_t now = tc_now_ns(), until;
-		bool throttled;
-		int timeout_ms;
+	while (!tc_supervise_turn(s)) {
+		tc_supervise_pollfds(s, p);
+		if (poll(p, TC_SUPERVISE_POLLFDS, tc_poll_timeout(s->wake_ns)) < 0) {
+			int e = errno;
 
-		/* stdin from memory needs no poll to be read */
-		if (s->in.src < 0 && tc_stream_want_read(&s->in))
-			tc_stream_read(&s->in);
-		if (tc_stream_done(&s->in) && s->in.dst >= 0) {
-			close(s->in.dst); /* the tool sees EOF */
-			s->in.dst = -1;
-		}
-		/* a reader of ours that went away: the tool gets EPIPE */
-		if (s->out.dst_gone && s->out.src >= 0)
-			tc_stream_cut(&s->out);
-		if (s->err.dst_gone && s->err.src >= 0)
-			tc_stream_cut(&s->err);
-		/* within one turn, the tie order of HACKING.md: memory and
-		 * processes (the sample), then output, then time */
-		if (!s->init_exited && now >= next_sample) {
-			sample(s);
-			next_sample = now + s->sample_ms * 1000000ull;
-		}
-		if (s->out.overflow || s->err.overflow)
-			kill_sandbox(s, TC_KILL_OUTPUT);
-		if (s->init_exited && tc_stream_done(&s->out) && tc_stream_done(&s->err))
-			break;
-		if (!s->init_exited) {
-			if (now >= deadline)
-				kill_sandbox(s, TC_KILL_TIMEOUT);
-			until = deadline < next_sample ? deadline : next_sample;
-		} else {
-			until = s->end_ns + TC_FLUSH_GRACE_MS * 1000000ull;
-			if (now >= until) {
-				/* the caller does not take the output: give up */
-				if (s->out.dst >= 0)
-					tc_stream_cut(&s->out);
-				if (s->err.dst >= 0)
-					tc_stream_cut(&s->err);
-				break;
-			}
-		}
-		if (now >= s->refusal_tick_ns + TC_REFUSAL_TICK_MS * 1000000ull) {
-			s->refusal_tick_ns = now;
-			s->refusals_in_tick = 0;
-		}
-		throttled = s->refusals_in_tick >= TC_REFUSALS_PER_TICK;
-		if (throttled && s->refusal_tick_ns + TC_REFUSAL_TICK_MS * 1000000ull < until)
-			until = s->refusal_tick_ns + TC_REFUSAL_TICK_MS * 1000000ull;
-		timeout_ms = until > now ? (int)((until - now + 999999) / 1000000) : 0;
-
-		add(p, SLOT_SYNC, s->sync_fd, POLLIN);
-		add(p, SLOT_PIDFD, s->init_exited ? -1 : s->pidfd, POLLIN);
-		add(p, SLOT_HELPER, s->helper_pidfd, POLLIN);
-		add(p, SLOT_LISTENER, throttled ? -1 : s->listener, POLLIN);
-		add(p, SLOT_SIG, s->sig_fd, POLLIN);
-		add(p, SLOT_IN_SRC, s->init_exited ? -1 : s->in.src,
-		    tc_stream_want_read(&s->in) ? POLLIN : 0);
-		add(p, SLOT_IN_DST, s->in.dst, tc_stream_want_write(&s->in) ? POLLOUT : 0);
-		add(p, SLOT_OUT_SRC, s->out.src, tc_stream_want_read(&s->out) ? POLLIN : 0);
-		add(p, SLOT_OUT_DST, s->out.dst, tc_stream_want_write(&s->out) ? POLLOUT : 0);
-		add(p, SLOT_ERR_SRC, s->err.src, tc_stream_want_read(&s->err) ? POLLIN : 0);
-		add(p, SLOT_ERR_DST, s->err.dst, tc_stream_want_write(&s->err) ? POLLOUT : 0);
-		if (poll(p, SLOT__N, timeout_ms) < 0) {
-			if (errno == EINTR)
+			if (e == EINTR)
 				continue;
-			tc_error_errno(&s->setup_err, "supervise", errno, "poll failed");
-			kill_sandbox(s, TC_KILL_SETUP);
-			return -errno;
+			tc_error_errno(&s->setup_err, "supervise", e, "poll failed");
+			tc_supervise_kill(s, TC_KILL_SETUP);
+			return -e;
 		}
-		/* output first: a tool that wrote and exited keeps its bytes */
-		stream_io(&s->out, &p[SLOT_OUT_SRC], &p[SLOT_OUT_DST]);
-		stream_io(&s->err, &p[SLOT_ERR_SRC], &p[SLOT_ERR_DST]);
-		stream_io(&s->in, &p[SLOT_IN_SRC], &p[SLOT_IN_DST]);
-		if (p[SLOT_HELPER].revents) {
-			siginfo_t si;
-
-			waitid(P_PIDFD, (id_t)s->helper_pidfd, &si, WEXITED);
-			close(s->helper_pidfd);
-			s->helper_pidfd = -1;
-		}
-		if (p[SLOT_LISTENER].revents & POLLIN)
-			on_listener(s);
-		else if (p[SLOT_LISTENER].revents) { /* every filtered process is gone */
-			close(s->listener);
-			s->listener = -1;
-		}
-		if (p[SLOT_SYNC].revents)
-			on_sync(s);
-		if (p[SLOT_SIG].revents)
-			on_signal(s);
-		if (p[SLOT_PIDFD].revents) {
-			/* read what the init sent before it died */
-			while (s->sync_fd >= 0) {
-				struct pollfd q = { .fd = s->sync_fd, .events = POLLIN };
-				if (poll(&q, 1, 0) <= 0)
-					break;
-				on_sync(s);
-			}
-			on_pidfd(s);
-		}
+		tc_supervise_events(s, p);
 	}
 	return 0;
 }

@@ -15,21 +15,9 @@
 #include "toolcell/error.h"
 #include "cgroup.h"
 #include "child.h"
+#include "outcome.h"
 #include "relay.h"
 #include "seccomp.h"
-
-/* Why toolcell ended the sandbox itself. The order of the values is the
- * tie order of HACKING.md ("Why a run ended") (syscall_denied first). */
-enum tc_kill_reason {
-	TC_KILL_NONE,
-	TC_KILL_SYSCALL,
-	TC_KILL_MEMORY,
-	TC_KILL_PIDS,
-	TC_KILL_OUTPUT,
-	TC_KILL_TIMEOUT,
-	TC_KILL_SIGNAL, /* toolcell itself got SIGTERM, SIGINT or SIGHUP */
-	TC_KILL_SETUP,	/* the sandbox could not be built */
-};
 
 struct tc_supervisor {
 	/* inputs */
@@ -44,9 +32,10 @@ struct tc_supervisor {
 	/* the run's cgroup leaf, or NULL: then memory is the kernel's to
 	 * limit and the task count comes from pids.current */
 	const struct tc_cgroup *cgroup;
-	int listener;	  /* the tool's seccomp listener, once it sent it */
-	int workspace_fd; /* the workspace's layer, once the child sent it; else -1 */
-	uint64_t start_ns, wall_ms;
+	int listener;		    /* the tool's seccomp listener, once it sent it */
+	int workspace_fd;	    /* the workspace's layer, once the child sent it; else -1 */
+	uint64_t start_ns, wall_ms; /* the wall clock: from start_ns (tc_supervise_begin) */
+	bool warm;		    /* no wall clock until tc_supervise_begin */
 	uint64_t memory_max, tasks_max;
 	uint64_t cpu_time_ms; /* RLIMIT_CPU as set: whole seconds */
 	uint64_t sample_ms;   /* between samples of memory and tasks */
@@ -77,15 +66,50 @@ struct tc_supervisor {
 	bool killed_cpu_known;
 	uint64_t killed_cpu_ms[2];
 	uint64_t end_ns;
-	uint64_t exited_ns;		/* when the init reported the tool's exit */
+	uint64_t exited_ns; /* when the init reported the tool's exit */
+	/* what the tool held, as it said before execve (TC_MSG_LISTENER) */
+	bool tool_creds_known;
+	bool tool_no_new_privs;
+	uint64_t tool_cap_eff;
+	/* the loop's own state (tc_supervise_turn) */
+	uint64_t deadline_ns, next_sample_ns;
+	uint64_t wake_ns;		/* the latest the next turn may come */
+	bool throttled;			/* refusals answered this tick reached the rate */
+	bool done;			/* the run is over: nothing more to poll */
 	uint64_t stages[TC_STAGE__MAX]; /* TC_MSG_STAGES, when --verbose */
 };
 
-/* Run the loop until the init has exited and stdout/stderr are drained. */
+/* The supervisor as events, so that one poll loop can drive many sandboxes:
+ * tc_supervise_turn runs the checks of one turn (samples, limits, the
+ * deadline) and says whether the run is over; tc_supervise_pollfds fills
+ * TC_SUPERVISE_POLLFDS entries (fd -1 where nothing is to be watched);
+ * after poll, tc_supervise_events handles what it reported, then the next
+ * turn follows. The next turn must come by s->wake_ns (tc_now_ns's clock)
+ * whatever poll says. */
+#define TC_SUPERVISE_POLLFDS 11
+struct pollfd;
+void tc_supervise_init(struct tc_supervisor *s);
+bool tc_supervise_turn(struct tc_supervisor *s);
+void tc_supervise_pollfds(const struct tc_supervisor *s, struct pollfd *p);
+void tc_supervise_events(struct tc_supervisor *s, const struct pollfd *p);
+
+/* The wall clock starts again now (a warm sandbox's call is dispatched). */
+void tc_supervise_begin(struct tc_supervisor *s);
+
+/* End the run for a reason of the caller's (first reason wins). */
+void tc_supervise_kill(struct tc_supervisor *s, enum tc_kill_reason why);
+
+/* Run the loop until the init has exited and stdout/stderr are drained:
+ * the turns above around a poll of our own. 0, or -errno when poll failed
+ * (the sandbox is killed then, setup_err says why). */
 int tc_supervise(struct tc_supervisor *s);
 
 /* Sum the resident memory (RSS, or PSS when precise) and count the tasks of
  * every process below the init at pid (the init itself excluded). */
 int tc_supervise_sample(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks);
+
+/* The CPU time (ms: user, system) of the init at pid and every process
+ * below it, their reaped children's included. 0 or -ESRCH. */
+int tc_supervise_cpu(pid_t pid, uint64_t ret_ms[2]);
 
 #endif

@@ -233,7 +233,6 @@ int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err)
 void tc_userns_release(struct tc_ids *ids)
 {
 	tc_closep(&ids->lock_fd);
-	ids->lock_fd = -1;
 	if (ids->idmap_helper > 0)
 		waitpid(ids->idmap_helper, NULL, 0);
 	ids->idmap_helper = 0;

@@ -2,6 +2,11 @@
  * tc_write_all and tc_now_ns, which are also safe in the child. */
 #include <fcntl.h>
 #include <stdio.h>
+#include <limits.h>
+#include <sys/pidfd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -166,4 +171,46 @@ void tc_diag(const char *fmt, ...)
 	va_start(ap, fmt);
 	tc_vdiag(fmt, ap);
 	va_end(ap);
+}
+
+void tc_pidfd_kill_reap(int *pidfd, siginfo_t *ret_si, struct rusage *ret_ru)
+{
+	siginfo_t si = { 0 };
+
+	if (*pidfd < 0)
+		return;
+	pidfd_send_signal(*pidfd, SIGKILL, NULL, 0);
+	/* the raw waitid takes a rusage; glibc's does not */
+	if (syscall(SYS_waitid, P_PIDFD, *pidfd, &si, WEXITED, ret_ru) < 0 && ret_ru)
+		memset(ret_ru, 0, sizeof(*ret_ru));
+	if (ret_si)
+		*ret_si = si;
+	tc_closep(pidfd);
+}
+
+int tc_poll_timeout(uint64_t at_ns)
+{
+	uint64_t now = tc_now_ns(), ms;
+
+	if (at_ns <= now)
+		return 0;
+	ms = (at_ns - now + 999999) / 1000000;
+	return ms > INT_MAX ? INT_MAX : (int)ms;
+}
+
+int tc_reserve(char **buf, size_t *cap, size_t need)
+{
+	size_t c = *cap ? *cap : 4096;
+	char *p;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	p = realloc(*buf, c);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = c;
+	return 0;
 }

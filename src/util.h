@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,12 +15,14 @@
 
 #define TC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Close *fd unless it is -1, and set it to -1. */
 static inline void tc_closep(int *fd)
 {
 	if (*fd >= 0) {
 		int saved = errno;
 		close(*fd); /* never retried on EINTR (HACKING.md, style rule 10) */
 		errno = saved;
+		*fd = -1;
 	}
 }
 
@@ -69,6 +72,21 @@ int tc_write_file(const char *path, const char *s);
  * toolcell's own. Parent side only (stdio). */
 void tc_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tc_vdiag(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+struct rusage;
+
+/* SIGKILL the process behind *pidfd (a zombie takes no harm), reap it,
+ * close the pidfd and set it to -1; nothing when *pidfd is -1. ret_si and
+ * ret_ru (either may be NULL) get how it ended and its rusage, its reaped
+ * children's included. Parent side. */
+void tc_pidfd_kill_reap(int *pidfd, siginfo_t *ret_si, struct rusage *ret_ru);
+
+/* Milliseconds from now until the CLOCK_MONOTONIC time at_ns (rounded up),
+ * as poll's timeout: 0 when it has passed, at most INT_MAX. */
+int tc_poll_timeout(uint64_t at_ns);
+
+/* Make the heap buffer *buf hold at least need bytes (doubling from 4
+ * KiB); 0 or -ENOMEM, which leaves it as it was. */
+int tc_reserve(char **buf, size_t *cap, size_t need);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t tc_now_ns(void);

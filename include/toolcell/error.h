@@ -18,14 +18,15 @@ struct tc_error {
 };
 
 /* Fill *e (when not NULL) and return -err, or -EINVAL when err is 0. The
- * message is formatted with vsnprintf into the fixed buffer and truncated.
- * Safe in the child after clone: formats into the caller's struct only. */
-int tc_error_set(struct tc_error *e, const char *stage, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+ * message is formatted with vsnprintf into the fixed buffer and truncated;
+ * with_errno appends ": strerror(err)". Safe in the child after clone:
+ * formats into the caller's struct only. */
+int tc_error_format(struct tc_error *e, const char *stage, int err, bool with_errno,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* Like tc_error_set, but appends ": strerror(err)" to the message. */
-int tc_error_errno(struct tc_error *e, const char *stage, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* tc_error_format without, and with, ": strerror(err)". */
+#define tc_error_set(e, stage, err, ...)   tc_error_format((e), (stage), (err), false, __VA_ARGS__)
+#define tc_error_errno(e, stage, err, ...) tc_error_format((e), (stage), (err), true, __VA_ARGS__)
 
 /* Reset to "no error". */
 void tc_error_clear(struct tc_error *e);

@@ -1,24 +1,53 @@
-/* One sandboxed run, end to end: the parent prepares everything, clones the
- * sandbox, supervises it and fills struct tc_outcome. This is the launcher's
- * public entry point; sandbox.c implements it on top of the per-concept
- * modules (userns, mount, net, caps, child, relay, supervise). */
+/* One sandbox, from its start to its release. The parent prepares
+ * everything, clones the sandbox, supervises it and fills struct
+ * tc_outcome; sandbox.c implements it on top of the per-concept modules
+ * (userns, mount, net, caps, child, relay, supervise, outcome).
+ *
+ * Two ways to use it:
+ *  - tc_sandbox_run: one run, start to end, blocking (the one-shot verbs).
+ *  - The lifecycle, for a caller that drives many sandboxes from one poll
+ *    loop (a server, a session):
+ *
+ *	struct tc_sandbox *sb = NULL;
+ *	if (tc_sandbox_start(&spec, &sb, &err) < 0)
+ *		fail;				// nothing is left behind
+ *	tc_sandbox_begin(sb, stdin, len);	// warm: the call is dispatched now
+ *	for (bool over = false; !over;) {	// or tc_sandbox_supervise(sb)
+ *		struct pollfd p[TC_SANDBOX_POLLFDS];	// and the caller's own
+ *		tc_sandbox_pollfds(sb, p);
+ *		poll(p, ..., tc_poll_timeout(tc_sandbox_deadline(sb)));
+ *		over = tc_sandbox_on_events(sb, p);
+ *	}
+ *	tc_sandbox_finish(sb, &outcome, &res, &err);
+ *	tc_sandbox_release(&sb);		// any time, also instead of finish
+ *
+ * Single-threaded: a parent thread that exits would fire the sandbox's
+ * PDEATHSIG. */
 #ifndef TOOLCELL_SANDBOX_H
 #define TOOLCELL_SANDBOX_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
 #include "toolcell/record.h"
+
+struct pollfd;
 
 #define TC_TOOL_UID 1000u /* the tool's uid and gid inside every sandbox */
 #define TC_TOOL_GID 1000u
 
 /* Where the tool's stdin comes from and where its stdout goes. */
 enum tc_io_mode {
-	TC_IO_RELAY,  /* toolcell's own fd 0 / fd 1 */
+	TC_IO_RELAY,  /* toolcell's own fd 0 / fd 1 (stderr: fd 2) */
 	TC_IO_MEMORY, /* stdin from spec->stdin_buf; stdout captured into the result */
+	TC_IO_PIPES,  /* the caller relays: tc_sandbox_take_stdio gives it the tool's
+		       * stdin write end and its stdout and stderr read ends; no
+		       * output cap, no stdout/stderr counts, no stderr tail unless
+		       * the caller hands it over (tc_sandbox_stderr_seen) */
 };
 
 struct tc_sandbox_spec {
@@ -31,7 +60,21 @@ struct tc_sandbox_spec {
 	const char *stdin_buf; /* TC_IO_MEMORY: bytes written to the tool's stdin, then EOF */
 	size_t stdin_len;
 	bool verbose; /* print the time of each set-up stage to stderr */
+	/* A warm sandbox: built and started, waiting for its call. No wall
+	 * clock runs (neither toolcell's nor the init's backstop) until
+	 * tc_sandbox_begin; in TC_IO_MEMORY its stdin comes from there. */
+	bool warm;
+	/* SIGTERM, SIGINT and SIGHUP are the caller's (a server): toolcell
+	 * neither blocks them nor reads them; the caller ends a sandbox with
+	 * tc_sandbox_kill. Otherwise each ends the run (status signaled). */
+	bool caller_signals;
 };
+
+/* The running sandbox (sandbox.c); the caller holds a pointer. */
+struct tc_sandbox;
+
+/* How many struct pollfd tc_sandbox_pollfds fills. */
+#define TC_SANDBOX_POLLFDS 11
 
 /* What the run produced besides the outcome. */
 struct tc_sandbox_result {
@@ -40,6 +83,65 @@ struct tc_sandbox_result {
 	int exec_errno;	     /* the tool's execve failed with this errno (0: it did not) */
 	int toolcell_signal; /* toolcell got SIGTERM/SIGINT/SIGHUP and stopped the run */
 };
+
+/* Prepare everything, clone the sandbox and hand it the maps and the
+ * filter; *ret is the running sandbox. spec (and what it points to) must
+ * outlive it. -errno when it could not be built, err saying why; nothing
+ * is left behind then. */
+int tc_sandbox_start(const struct tc_sandbox_spec *spec, struct tc_sandbox **ret,
+		     struct tc_error *err);
+
+/* The call starts now: the wall clock (toolcell's and the init's backstop)
+ * and the CPU figures count from here, not from the start. For a warm
+ * sandbox in TC_IO_MEMORY, stdin_buf (which must outlive the run) is the
+ * tool's stdin, then EOF; otherwise stdin_buf is ignored. Once per
+ * sandbox; 0 or -errno (the init could not be told: kill it). */
+int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_len);
+
+/* TC_IO_PIPES: the tool's stdin write end and stdout, stderr read ends
+ * (O_CLOEXEC, blocking), now the caller's to close; -1 once taken. */
+void tc_sandbox_take_stdio(struct tc_sandbox *sb, int ret_fds[3]);
+
+/* TC_IO_PIPES: bytes of the tool's stderr that the caller relayed, so the
+ * classification sees its last line (a MemoryError) as in other modes. */
+void tc_sandbox_stderr_seen(struct tc_sandbox *sb, const char *buf, size_t len);
+
+/* Fill p[0 .. TC_SANDBOX_POLLFDS) with what to watch (fd -1: nothing). */
+void tc_sandbox_pollfds(const struct tc_sandbox *sb, struct pollfd *p);
+
+/* After poll (whether it reported anything for these entries or its
+ * timeout came): handle what it reported in the entries tc_sandbox_pollfds
+ * filled, then one turn of the supervisor (samples, limits, the deadline).
+ * true when the run is over: then tc_sandbox_finish. */
+bool tc_sandbox_on_events(struct tc_sandbox *sb, const struct pollfd *p);
+
+/* The CLOCK_MONOTONIC time (tc_now_ns) by which tc_sandbox_on_events must
+ * be called even if poll reports nothing; UINT64_MAX: none. */
+uint64_t tc_sandbox_deadline(const struct tc_sandbox *sb);
+
+/* The whole loop, blocking, until the run is over: 0, or -errno when poll
+ * failed (the sandbox is killed; finish reports a sandbox_error). */
+int tc_sandbox_supervise(struct tc_sandbox *sb);
+
+/* End the run for a reason of the caller's: its own signal (the record
+ * says "toolcell received SIG..."), a client gone, a server draining. The
+ * run ends as signaled, once tc_sandbox_on_events says it is over. */
+void tc_sandbox_kill(struct tc_sandbox *sb, int signal);
+
+/* The sandbox's init, as seen from the host (for logs and tests). */
+pid_t tc_sandbox_pid(const struct tc_sandbox *sb);
+
+/* After the run is over (a run not over yet is killed first): reap, read
+ * the figures, classify, apply the workspace, fill out and res. Returns 0
+ * when the tool ran (whatever its outcome), or -errno when the sandbox
+ * could not be built, with err (unless NULL) and out->err saying why. Once
+ * per sandbox. */
+int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_sandbox_result *res,
+		      struct tc_error *err);
+
+/* Kill and reap whatever is left, close everything, free the sandbox and
+ * set *sb to NULL. Nothing when *sb is NULL; safe at any step. */
+void tc_sandbox_release(struct tc_sandbox **sb);
 
 /* Build the sandbox, run spec->argv in it, supervise it to the end and fill
  * out (every field the launcher knows). Returns 0 when the tool ran (whatever

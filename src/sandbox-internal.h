@@ -1,0 +1,55 @@
+/* The running sandbox's state, shared by sandbox.c (its lifecycle: prepare,
+ * clone, hand-over, finish, release) and sandbox-report.c (what the run
+ * produced, into struct tc_outcome). Parent side. */
+#ifndef TOOLCELL_SANDBOX_INTERNAL_H
+#define TOOLCELL_SANDBOX_INTERNAL_H
+
+#include <sys/resource.h>
+
+#include "cgroup.h"
+#include "klimits.h"
+#include "landlock.h"
+#include "mount.h"
+#include "seccomp.h"
+#include "supervise.h"
+#include "toolcell/sandbox.h"
+#include "userns.h"
+
+struct tc_sandbox {
+	const struct tc_sandbox_spec *spec;
+	struct tc_mount_plan plan;
+	struct tc_ids ids;
+	struct tc_seccomp filter;
+	struct tc_landlock landlock;
+	struct tc_klimits klimits;
+	struct tc_cgroup cg; /* the run's leaf, when the host delegates a subtree */
+	int in[2], out[2], err[2], sync[2];
+	int filter_pipe[2]; /* the compiled filter goes down it after the clone */
+	int sig_fd, pidfd;
+	int self_pidfd; /* toolcell's own, for the child to see it die */
+	int helper_pidfd;
+	pid_t pid;
+	pid_t net_helper; /* makes the network namespace meanwhile (net.h) */
+	uint64_t t_start, t_prepared, t_cloned, t_mapped;
+	/* the supervisor's memory is the parent's alone: allocated after the
+	 * clone, so the child's copy of our address space stays small */
+	struct tc_supervisor *s;
+	bool begun, finished;
+	uint64_t cpu_base_ms[2]; /* the sandbox's CPU (user, system) at tc_sandbox_begin */
+};
+
+/* Fill o from what the supervisor saw: status (outcome.c), figures, limits
+ * and what enforced each, syscalls, isolation. ru: the init's rusage;
+ * init_signal: the signal the init died by (0: none); cs: the leaf's
+ * figures, or NULL. */
+void tc_sandbox_fill(const struct tc_sandbox *sb, const struct rusage *ru, int init_signal,
+		     const struct tc_cgroup_stats *cs, struct tc_outcome *o);
+
+/* Apply the workspace's layer (layer_fd, -1 when none arrived) to the host
+ * folder, or say in o->workspace why not. */
+void tc_sandbox_apply_workspace(const struct tc_sandbox *sb, int layer_fd, struct tc_outcome *o);
+
+/* --verbose: the time of each set-up stage, to stderr. */
+void tc_sandbox_verbose_times(const struct tc_sandbox *sb);
+
+#endif

@@ -1,0 +1,97 @@
+/* The sync socket: typed, fixed-size messages between toolcell, the
+ * sandbox's init and tool, and the network helper, on one SOCK_SEQPACKET
+ * socketpair made before clone. Both sides of clone use it: send and
+ * receive are plain syscalls, no allocation.
+ *
+ * The whole handshake, in order (parent: sandbox.c; child: child.c; the
+ * network helper: net.c; the workspace's layer: mount.c):
+ *
+ *   parent                                child (the sandbox's init, then the tool)
+ *   ------                                -----
+ *   prepare: plan, ids, pipes, socket
+ *   clone3 ---------------------------->  0. PDEATHSIG; close toolcell's ends
+ *   start the network helper              1. wait for MAPS_DONE
+ *   write the uid/gid maps
+ *   MAPS_DONE ------------------------->     switch ids
+ *   compile the filter, write it down     2. mounts; the workspace's layer:
+ *     the filter pipe (not this socket)      <----------------- WORKSPACE (fd)
+ *   supervise: poll this socket           3. hostname, keyring
+ *                    the helper sends NET_FD (fd) or ERROR to the child; the
+ *                    child forwards an ERROR to the parent as its own
+ *                                         4. wait for NET_FD; setns
+ *                                            read the filter
+ *                                         5. fork the tool
+ *                                            <--------------- STAGES (--verbose)
+ *                                         6. tool: stdio, rlimits, caps,
+ *                                            Landlock, seccomp
+ *                                            <--------------- LISTENER (fd, and
+ *                                                 the observed capabilities and
+ *                                                 no_new_privs: the last message
+ *                                                 before execve)
+ *                                            execve; if it fails:
+ *                                            <--------------- EXEC_FAILED
+ *                                         7. init: reaps; the tool's end:
+ *                                            <--------------- EXITED (wait status)
+ *                                            or its own backstop deadline:
+ *                                            <--------------- DEADLINE
+ *   Any failure of the child's set-up:    <--------------- ERROR, then _exit.
+ *
+ * EOF on the socket means the init is gone. A send of the parent's that
+ * fails (the child died) reads the child's queued ERROR first: that is the
+ * reason, not the EPIPE (tc_sync_send). */
+#ifndef TOOLCELL_SYNC_H
+#define TOOLCELL_SYNC_H
+
+#include <stdint.h>
+
+#include "toolcell/error.h"
+
+enum tc_msg_type {
+	TC_MSG_MAPS_DONE = 1, /* parent -> child: uid/gid maps written */
+	TC_MSG_NET_FD,	      /* net helper -> child: the network namespace (SCM_RIGHTS), lo up */
+	TC_MSG_ERROR,	      /* child (or net helper) -> parent (or child): set-up failed */
+	TC_MSG_EXEC_FAILED,   /* tool -> parent: execve failed; err.err is the errno */
+	TC_MSG_EXITED,	      /* init -> parent: value is the tool's raw wait status */
+	TC_MSG_STAGES,	      /* init -> parent (--verbose): when each set-up stage ended */
+	TC_MSG_LISTENER,      /* tool -> parent: the seccomp listener (SCM_RIGHTS); value is
+			       * PR_GET_NO_NEW_PRIVS and cap_eff the effective set (capget) */
+	TC_MSG_DEADLINE,      /* init -> parent: the init ended the run at its own deadline */
+	TC_MSG_WORKSPACE,     /* child -> parent: the workspace's layer, a tmpfs (SCM_RIGHTS) */
+};
+
+/* the stages TC_MSG_STAGES times, in order */
+enum tc_stage {
+	TC_STAGE_MAPPED,  /* the maps arrived; ids switched */
+	TC_STAGE_MOUNTED, /* pivot_root done */
+	TC_STAGE_NET,	  /* joined the network namespace the helper made */
+	TC_STAGE_FORKED,  /* the tool's process exists */
+	TC_STAGE__MAX
+};
+
+struct tc_msg {
+	uint32_t type;
+	int32_t value;
+	uint64_t t[TC_STAGE__MAX]; /* TC_MSG_STAGES: CLOCK_MONOTONIC ns */
+	uint64_t cap_eff;	   /* TC_MSG_LISTENER */
+	struct tc_error err;
+};
+
+/* Send one message (and one fd, unless fd < 0). 0 or -errno (-EPIPE: the
+ * other side is gone). */
+int tc_msg_send(int sock, const struct tc_msg *m, int fd);
+
+/* Receive one message; *ret_fd (unless NULL) gets the fd it carried, or -1.
+ * -EPIPE at EOF, -EBADMSG for a message of the wrong size. */
+int tc_msg_recv(int sock, struct tc_msg *m, int *ret_fd);
+
+/* The parent's send: when it fails, the reason is the child's if the child
+ * queued an ERROR before it died (read without waiting; other messages
+ * queued before it are dropped, which is right on a run that is over). Else
+ * "the sandbox died while starting". Returns 0 or -errno with err filled. */
+int tc_sync_send(int sock, const struct tc_msg *m, int fd, struct tc_error *err);
+
+/* After a failure of ours to hand the child something (the filter pipe):
+ * the child's queued ERROR if there is one, else e with stage and text. */
+int tc_sync_reason(int sock, int e, const char *stage, struct tc_error *err);
+
+#endif
