@@ -22,7 +22,7 @@ void conn_send(struct conn *c, const char *line, size_t len)
 {
 	if (!c || c->out.len + len > CONN_OUT_MAX)
 		return; /* a caller this far behind loses answers, never the server */
-	(void)sbuf_add(&c->out, line, len);
+	(void)tc_buf_add(&c->out, line, len);
 }
 
 /* An answer line from a document and raw JSON members spliced in first
@@ -31,30 +31,30 @@ void conn_send(struct conn *c, const char *line, size_t len)
  * only be white space, which becomes a space, so the answer is one line. */
 static void send_spliced(struct conn *c, const char *id, const char *doc, const char *record)
 {
-	struct sbuf b = { 0 };
+	struct tc_buf b = { 0 };
 	size_t n = strlen(doc);
 
 	while (n && doc[n - 1] == '\n')
 		n--;
 	if (n && doc[n - 1] == '}')
 		n--; /* the document's own closing brace */
-	sbuf_add(&b, "{\"id\":", 6);
-	sbuf_add(&b, id ? id : "null", strlen(id ? id : "null"));
+	tc_buf_add(&b, "{\"id\":", 6);
+	tc_buf_add(&b, id ? id : "null", strlen(id ? id : "null"));
 	if (n > 1) {
-		sbuf_add(&b, ",", 1);
-		sbuf_add(&b, doc + 1, n - 1);
+		tc_buf_add(&b, ",", 1);
+		tc_buf_add(&b, doc + 1, n - 1);
 	}
 	if (record) {
-		sbuf_add(&b, ",\"record\":", 10);
-		sbuf_add(&b, record, strlen(record));
+		tc_buf_add(&b, ",\"record\":", 10);
+		tc_buf_add(&b, record, strlen(record));
 	}
-	if (sbuf_add(&b, "}\n", 2) == 0) {
+	if (tc_buf_add(&b, "}\n", 2) == 0) {
 		for (size_t i = 0; i + 1 < b.len; i++)
 			if (b.p[i] == '\n' || b.p[i] == '\r')
 				b.p[i] = ' ';
 		conn_send(c, b.p, b.len);
 	}
-	sbuf_release(&b);
+	tc_buf_release(&b);
 }
 
 void answer_error(struct server *s, struct conn *c, const char *id, const char *type,
@@ -124,7 +124,7 @@ static size_t limit_type(enum tc_status st)
 }
 
 /* The envelope of a call, as verb_call builds it for a one-shot run. */
-static char *call_envelope(const struct tc_outcome *o, const struct sbuf *out, size_t max)
+static char *call_envelope(const struct tc_outcome *o, const struct tc_buf *out, size_t max)
 {
 	struct tc_response resp = { 0 };
 	struct tc_error e = { 0 };
@@ -153,7 +153,7 @@ static char *call_envelope(const struct tc_outcome *o, const struct sbuf *out, s
 
 /* A byte string as a JSON member: "key" when it is UTF-8, else
  * "key_base64". */
-static void add_bytes(cJSON *doc, const char *key, const struct sbuf *b)
+static void add_bytes(cJSON *doc, const char *key, const struct tc_buf *b)
 {
 	static const char b64[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -182,7 +182,8 @@ static void add_bytes(cJSON *doc, const char *key, const struct sbuf *b)
 	free(enc);
 }
 
-static char *exec_answer(const struct tc_outcome *o, const struct sbuf *out, const struct sbuf *err)
+static char *exec_answer(const struct tc_outcome *o, const struct tc_buf *out,
+			 const struct tc_buf *err)
 {
 	cJSON *doc = cJSON_CreateObject();
 	char *text;

@@ -64,7 +64,7 @@ static int connect_to(const char *path)
 static char *request_line(const char *name, const char *src, char *req, size_t req_len)
 {
 	cJSON *doc = cJSON_CreateObject();
-	struct sbuf b = { 0 };
+	struct tc_buf b = { 0 };
 	char *head, *line = NULL;
 
 	for (size_t i = 0; i < req_len; i++)
@@ -77,18 +77,18 @@ static char *request_line(const char *name, const char *src, char *req, size_t r
 	cJSON_AddStringToObject(doc, "source", src);
 	head = cJSON_PrintUnformatted(doc);
 	cJSON_Delete(doc);
-	if (head && sbuf_add(&b, head, strlen(head) - 1) == 0 &&
-	    sbuf_add(&b, ",\"args\":", 8) == 0 && sbuf_add(&b, req, req_len) == 0 &&
-	    sbuf_add(&b, "}\n", 2) == 0)
+	if (head && tc_buf_add(&b, head, strlen(head) - 1) == 0 &&
+	    tc_buf_add(&b, ",\"args\":", 8) == 0 && tc_buf_add(&b, req, req_len) == 0 &&
+	    tc_buf_add(&b, "}\n", 2) == 0)
 		line = TAKE_PTR(b.p);
 	cJSON_free(head);
-	sbuf_release(&b);
+	tc_buf_release(&b);
 	return line;
 }
 
 static char *read_line(int fd)
 {
-	struct sbuf b = { 0 };
+	struct tc_buf b = { 0 };
 	char chunk[65536];
 
 	while (!b.len || !memchr(b.p, '\n', b.len)) {
@@ -96,8 +96,8 @@ static char *read_line(int fd)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0 || b.len + (size_t)n > ANSWER_MAX ||
-		    sbuf_add(&b, chunk, (size_t)n) < 0) {
-			sbuf_release(&b);
+		    tc_buf_add(&b, chunk, (size_t)n) < 0) {
+			tc_buf_release(&b);
 			return NULL;
 		}
 	}
@@ -112,22 +112,22 @@ static int print_envelope(const char *answer)
 	static const char *const keys[] = { "ok", "data", "error", "meta" };
 	char *m[4] = { 0 };
 	struct tc_error e = { 0 };
-	struct sbuf b = { 0 };
+	struct tc_buf b = { 0 };
 	int code = 1;
 
 	if (tc_json_members(answer, strlen(answer), ANSWER_MAX, "answer", keys, 4, m, &e) < 0 ||
 	    !m[0])
 		return fail("the server's answer is not an envelope: %s", e.message);
-	sbuf_add(&b, "{\"ok\":", 6);
-	sbuf_add(&b, m[0], strlen(m[0]));
+	tc_buf_add(&b, "{\"ok\":", 6);
+	tc_buf_add(&b, m[0], strlen(m[0]));
 	for (size_t i = 1; i < 4; i++)
 		if (m[i]) {
-			sbuf_add(&b, ",\"", 2);
-			sbuf_add(&b, keys[i], strlen(keys[i]));
-			sbuf_add(&b, "\":", 2);
-			sbuf_add(&b, m[i], strlen(m[i]));
+			tc_buf_add(&b, ",\"", 2);
+			tc_buf_add(&b, keys[i], strlen(keys[i]));
+			tc_buf_add(&b, "\":", 2);
+			tc_buf_add(&b, m[i], strlen(m[i]));
 		}
-	sbuf_add(&b, "}\n", 2);
+	tc_buf_add(&b, "}\n", 2);
 	if (!strcmp(m[0], "true")) {
 		code = 0;
 	} else if (m[2]) {
@@ -146,7 +146,7 @@ static int print_envelope(const char *answer)
 	}
 	if (b.p && tc_write_all(STDOUT_FILENO, b.p, b.len) < 0)
 		code = EXIT_TOOLCELL;
-	sbuf_release(&b);
+	tc_buf_release(&b);
 	for (size_t i = 0; i < 4; i++)
 		free(m[i]);
 	return code;

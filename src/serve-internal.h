@@ -10,17 +10,9 @@
 
 #include "toolcell/record.h"
 #include "serve.h"
+#include "util.h"
 
 #define SERVE_LATENCIES 1024 /* dispatch latencies kept for the stats' percentiles */
-
-struct sbuf {
-	char *p;
-	size_t len, cap;
-};
-
-int sbuf_add(struct sbuf *b, const char *p, size_t n);
-void sbuf_drop(struct sbuf *b, size_t n);
-void sbuf_release(struct sbuf *b);
 
 struct conn {
 	struct conn *next;
@@ -28,7 +20,7 @@ struct conn {
 	uid_t uid;
 	gid_t gid;
 	pid_t pid;
-	struct sbuf in, out;
+	struct tc_buf in, out;
 	bool skipping;	/* discarding the rest of a line over the limit */
 	bool rd_eof;	/* the peer will send no more (it may still read) */
 	unsigned calls; /* its calls queued or running */
@@ -61,7 +53,7 @@ struct entry {
 	int to, from, err, status; /* the runner's stdin, stdout, stderr, outcome */
 	uid_t uid;		   /* the pool key: the caller it is for */
 	enum entry_state state;
-	struct sbuf out, errb, st, frame;
+	struct tc_buf out, errb, st, frame;
 	size_t sent;		  /* of frame */
 	uint64_t baseline_cpu_ms; /* what the warm-up used, from the harness's ready line */
 	uint64_t started_ns;

@@ -114,10 +114,10 @@ static void entry_free(struct entry *e)
 	tc_closep(&e->err);
 	tc_closep(&e->status);
 	tc_closep(&e->pidfd);
-	sbuf_release(&e->out);
-	sbuf_release(&e->errb);
-	sbuf_release(&e->st);
-	sbuf_release(&e->frame);
+	tc_buf_release(&e->out);
+	tc_buf_release(&e->errb);
+	tc_buf_release(&e->st);
+	tc_buf_release(&e->frame);
 	free(e);
 }
 
@@ -222,7 +222,7 @@ void pool_fill(struct server *s)
 			fill_uid(s, c->uid);
 }
 
-static int frame_build(struct call *c, struct sbuf *f)
+static int frame_build(struct call *c, struct tc_buf *f)
 {
 	static const char *const kinds[] = {
 		[TC_SERVE_CALL] = "call", [TC_SERVE_EXEC] = "exec", [TC_SERVE_STATS] = "none"
@@ -241,13 +241,13 @@ static int frame_build(struct call *c, struct sbuf *f)
 	/* fixed width, so the harness reads it with one read of known size */
 	n = snprintf(head, sizeof(head), "%-4s %09zu %08zu\n", kinds[c->req.kind],
 		     c->req.source_len, strlen(m));
-	r = sbuf_add(f, head, (size_t)n);
+	r = tc_buf_add(f, head, (size_t)n);
 	if (r >= 0)
-		r = sbuf_add(f, m, strlen(m));
+		r = tc_buf_add(f, m, strlen(m));
 	if (r >= 0)
-		r = sbuf_add(f, c->req.source, c->req.source_len);
+		r = tc_buf_add(f, c->req.source, c->req.source_len);
 	if (r >= 0 && c->req.input)
-		r = sbuf_add(f, c->req.input, c->req.input_len);
+		r = tc_buf_add(f, c->req.input, c->req.input_len);
 	cJSON_free(m);
 	return r;
 }
@@ -267,7 +267,7 @@ void entry_on_writable(struct entry *e)
 	/* EOF after the one request: the harness reads to it */
 	tc_closep(&e->to);
 	e->to = -1;
-	sbuf_release(&e->frame);
+	tc_buf_release(&e->frame);
 }
 
 static void record_latency(struct server *s, uint64_t us)
@@ -284,8 +284,8 @@ static void dispatch(struct server *s, struct call *c, struct entry *e)
 	e->call = c;
 	c->dispatch_ns = now;
 	c->deadline_ns = now + c->req.limit_ms * 1000000ull;
-	sbuf_release(&e->out);
-	sbuf_release(&e->errb);
+	tc_buf_release(&e->out);
+	tc_buf_release(&e->errb);
 	if (frame_build(c, &e->frame) < 0) {
 		kill(e->pid, SIGTERM);
 		e->state = ENTRY_ENDING;
@@ -370,21 +370,21 @@ static void ready_line(struct server *s, struct entry *e)
 		return;
 	}
 	e->baseline_cpu_ms = cpu;
-	sbuf_drop(&e->out, (size_t)(nl - e->out.p) + 1);
+	tc_buf_drop(&e->out, (size_t)(nl - e->out.p) + 1);
 	e->state = ENTRY_READY;
 	s->backoff_ms = 0;
 }
 
 /* Read what the fd has, into b while it stays within keep bytes. */
-static void drain_into(int fd, struct sbuf *b, size_t keep)
+static void drain_into(int fd, struct tc_buf *b, size_t keep)
 {
 	char chunk[65536];
 	ssize_t n;
 
 	while ((n = read(fd, chunk, sizeof(chunk))) > 0 || (n < 0 && errno == EINTR))
 		if (n > 0 && b->len < keep)
-			(void)sbuf_add(b, chunk,
-				       (size_t)n < keep - b->len ? (size_t)n : keep - b->len);
+			(void)tc_buf_add(b, chunk,
+					 (size_t)n < keep - b->len ? (size_t)n : keep - b->len);
 }
 
 void entry_on_output(struct server *s, struct entry *e)

@@ -26,38 +26,6 @@
 #define ENTRY_LIFETIME_MS   (3600ull * 1000) /* an idle entry's own wall clock */
 #define READY_WAIT_MS	    60000	     /* READY=1 at the latest after this */
 
-int sbuf_add(struct sbuf *b, const char *p, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *q;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		q = realloc(b->p, cap);
-		if (!q)
-			return -ENOMEM;
-		b->p = q;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return 0;
-}
-
-void sbuf_drop(struct sbuf *b, size_t n)
-{
-	memmove(b->p, b->p + n, b->len - n);
-	b->len -= n;
-	b->p[b->len] = '\0';
-}
-
-void sbuf_release(struct sbuf *b)
-{
-	free(b->p);
-	*b = (struct sbuf){ 0 };
-}
-
 /* ---- the socket ---- */
 
 static int listen_fds(void)
@@ -177,8 +145,8 @@ static void conn_close(struct server *s, struct conn *c)
 			break;
 		}
 	close(c->fd);
-	sbuf_release(&c->in);
-	sbuf_release(&c->out);
+	tc_buf_release(&c->in);
+	tc_buf_release(&c->out);
 	free(c);
 }
 
@@ -245,7 +213,7 @@ static void take_lines(struct server *s, struct conn *c)
 		if (!c->skipping)
 			on_line(s, c, c->in.p, len);
 		c->skipping = false;
-		sbuf_drop(&c->in, len + 1);
+		tc_buf_drop(&c->in, len + 1);
 	}
 	if (c->in.len > max && !c->skipping) {
 		char msg[128];
@@ -270,7 +238,7 @@ static bool conn_read(struct server *s, struct conn *c)
 		c->rd_eof = true; /* it may still read its answers */
 		return true;
 	}
-	if (sbuf_add(&c->in, chunk, (size_t)n) < 0)
+	if (tc_buf_add(&c->in, chunk, (size_t)n) < 0)
 		return false;
 	take_lines(s, c);
 	return true;
@@ -284,7 +252,7 @@ static bool conn_write(struct conn *c)
 			continue;
 		if (n < 0)
 			return errno == EAGAIN;
-		sbuf_drop(&c->out, (size_t)n);
+		tc_buf_drop(&c->out, (size_t)n);
 	}
 	return true;
 }

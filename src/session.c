@@ -26,17 +26,12 @@
 #define STOP_GRACE_MS	    2000	      /* for the runner to end the sandbox */
 #define HARNESS		    "/usr/lib/toolcell/session.pyc"
 
-struct buf {
-	char *p;
-	size_t len, cap;
-};
-
 struct session {
 	const struct tc_session_spec *spec;
 	struct tc_config cfg; /* spec->cfg with the session's own wall clock */
 	pid_t runner;	      /* -1: no sandbox now */
 	int to_h, from_h, err_h, status_fd;
-	struct buf hout; /* the harness's answers, not yet whole lines */
+	struct tc_buf hout; /* the harness's answers, not yet whole lines */
 	uint64_t nonce;
 	bool state_lost;     /* the next answer comes from a fresh sandbox after a loss */
 	bool gone;	     /* the caller stopped reading our answers */
@@ -50,24 +45,6 @@ enum outcome {
 	ENDED,
 	TOO_LARGE
 };
-
-static int buf_add(struct buf *b, const char *p, size_t n)
-{
-	if (tc_reserve(&b->p, &b->cap, b->len + n + 1) < 0)
-		return -ENOMEM;
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-	return 0;
-}
-
-static void buf_drop(struct buf *b, size_t n)
-{
-	memmove(b->p, b->p + n, b->len - n);
-	b->len -= n;
-	if (b->p)
-		b->p[b->len] = '\0';
-}
 
 /* ---- the runner: our child that runs the sandbox ---- */
 
@@ -276,7 +253,7 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 			char **ret_line)
 {
 	uint64_t max = s->answer_max;
-	struct buf frame = { 0 };
+	struct tc_buf frame = { 0 };
 	size_t sent = 0;
 	char head[64];
 	int n;
@@ -289,8 +266,8 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 	n = snprintf(head, sizeof(head), "{\"nonce\":%" PRIu64 ",\"request\":", s->nonce);
 
 	*ret_line = NULL;
-	if (buf_add(&frame, head, (size_t)n) < 0 || buf_add(&frame, req, len) < 0 ||
-	    buf_add(&frame, "}\n", 2) < 0) {
+	if (tc_buf_add(&frame, head, (size_t)n) < 0 || tc_buf_add(&frame, req, len) < 0 ||
+	    tc_buf_add(&frame, "}\n", 2) < 0) {
 		free(frame.p);
 		return ENDED;
 	}
@@ -315,7 +292,7 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 					     ? NULL
 					     : strndup(s->hout.p, line_len);
 
-			buf_drop(&s->hout, line_len + 1);
+			tc_buf_drop(&s->hout, line_len + 1);
 			snprintf(want, sizeof(want), "%" PRIu64, s->nonce);
 			if (line &&
 			    tc_json_members(line, line_len, max, "answer", nonce_key, 1, keys_nonce,
@@ -361,7 +338,7 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 			free(frame.p);
 			return ENDED;
 		}
-		if (got > 0 && buf_add(&s->hout, chunk, (size_t)got) < 0) {
+		if (got > 0 && tc_buf_add(&s->hout, chunk, (size_t)got) < 0) {
 			free(frame.p);
 			return TOO_LARGE;
 		}
@@ -560,7 +537,7 @@ int tc_session_serve(const struct tc_session_spec *spec)
 			     .from_h = -1,
 			     .err_h = -1,
 			     .status_fd = -1 };
-	struct buf in = { 0 };
+	struct tc_buf in = { 0 };
 	size_t max = spec->cfg->limit[TC_LIMIT_REQUEST];
 	bool go_on = true, skipping = false;
 	char chunk[65536];
@@ -580,7 +557,7 @@ int tc_session_serve(const struct tc_session_spec *spec)
 			if (!skipping && len > 0)
 				go_on = serve_one(&s, in.p, len);
 			skipping = false;
-			buf_drop(&in, len + 1);
+			tc_buf_drop(&in, len + 1);
 			continue;
 		}
 		if (in.len > max && !skipping) {
@@ -601,7 +578,7 @@ int tc_session_serve(const struct tc_session_spec *spec)
 				serve_one(&s, in.p, in.len); /* a last line without newline */
 			break;
 		}
-		if (buf_add(&in, chunk, (size_t)n) < 0)
+		if (tc_buf_add(&in, chunk, (size_t)n) < 0)
 			break;
 	}
 	stop(&s, true, NULL, 0);

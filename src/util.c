@@ -214,3 +214,27 @@ int tc_reserve(char **buf, size_t *cap, size_t need)
 	*cap = c;
 	return 0;
 }
+
+int tc_buf_add(struct tc_buf *b, const void *p, size_t n)
+{
+	if (tc_reserve(&b->p, &b->cap, b->len + n + 1) < 0)
+		return -ENOMEM;
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+void tc_buf_drop(struct tc_buf *b, size_t n)
+{
+	memmove(b->p, b->p + n, b->len - n);
+	b->len -= n;
+	if (b->p)
+		b->p[b->len] = '\0';
+}
+
+void tc_buf_release(struct tc_buf *b)
+{
+	free(b->p);
+	*b = (struct tc_buf){ 0 };
+}

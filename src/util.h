@@ -88,6 +88,19 @@ int tc_poll_timeout(uint64_t at_ns);
  * KiB); 0 or -ENOMEM, which leaves it as it was. */
 int tc_reserve(char **buf, size_t *cap, size_t need);
 
+/* A growable byte buffer, always NUL-terminated once it holds anything. */
+struct tc_buf {
+	char *p;
+	size_t len, cap;
+};
+
+/* Append n bytes (allocates: 0 or -ENOMEM). */
+int tc_buf_add(struct tc_buf *b, const void *p, size_t n);
+/* Remove the first n bytes (n <= b->len). */
+void tc_buf_drop(struct tc_buf *b, size_t n);
+/* Free and zero. */
+void tc_buf_release(struct tc_buf *b);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t tc_now_ns(void);
 
