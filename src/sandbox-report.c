@@ -134,8 +134,8 @@ static void fill_figures(const struct tc_sandbox *sb, const struct rusage *ru, u
 	o->kernel_memory =
 		"without cgroup v2, memory_peak_bytes and the memory limit leave out what the "
 		"kernel holds for the tool outside its address space: pipe buffers (64 KiB a "
-		"pipe), socket buffers (up to twice the host's net.core.wmem_max and rmem_max a "
-		"socket), inotify event queues, page tables";
+		"pipe), socket buffers (twice 1/256 of the memory limit each way a socket, as "
+		"SO_SNDBUF and SO_RCVBUF are clamped), inotify event queues, page tables";
 	if (s->sampled) {
 		o->pids_peak.known = true;
 		o->pids_peak.value = s->tasks_peak;

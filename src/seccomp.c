@@ -259,7 +259,6 @@ static const char *const allowed[] = {
 	"recvmmsg",
 	"getsockname",
 	"getpeername",
-	"setsockopt",
 	"getsockopt",
 	/* POSIX message queues, private to the IPC namespace and held to
 	 * nothing by RLIMIT_MSGQUEUE = 0. System V IPC is not here: without
@@ -424,6 +423,8 @@ static const struct {
 	{ "fadvise64",
 	  "not POSIX_FADV_DONTNEED (evicts the shared rootfs's pages): ENOSYS, counted" },
 	{ "preadv2", "not RWF_NOWAIT (probes the shared page cache): ENOSYS, counted" },
+	{ "setsockopt", "SO_SNDBUF and SO_RCVBUF performed by toolcell, clamped to a share of the "
+			"memory limit; SO_SNDBUFFORCE and SO_RCVBUFFORCE EPERM" },
 };
 
 /* Argument values a ruled call allows, as half-open ranges [lo, hi) of the
@@ -443,6 +444,11 @@ static const struct arg_range seccomp_ops[] = { { 2, 4 } };
 static const struct arg_range madvise_advice[] = { { 0, 12 }, { 13, 128 } };
 /* POSIX_FADV_DONTNEED 4 */
 static const struct arg_range fadvise_advice[] = { { 0, 4 }, { 5, 16 } };
+/* setsockopt's levels but SOL_SOCKET 1 (SOL_VSOCK, the highest, is 287),
+ * and SOL_SOCKET's options but SO_SNDBUF 7, SO_RCVBUF 8, SO_SNDBUFFORCE 32
+ * and SO_RCVBUFFORCE 33, which go to the supervisor (sockbuf.h) */
+static const struct arg_range sockopt_levels[] = { { 0, 1 }, { 2, 512 } };
+static const struct arg_range socket_opts[] = { { 0, 7 }, { 9, 32 }, { 34, 128 } };
 
 /* x86_64 calls newer than the libseccomp this was built with may know:
  * named here so the record can say what they were. */
@@ -536,11 +542,11 @@ static int add(scmp_filter_ctx c, uint32_t action, int nr, unsigned n_args,
 	return 0;
 }
 
-/* Allow nr where argument arg lies in one of the ranges: one MASKED_EQ rule per aligned
- * power-of-two block, since libseccomp takes one comparison per argument
- * and rule. */
+/* Allow nr where argument arg lies in one of the ranges (and the comparison
+ * also holds, when given): one MASKED_EQ rule per aligned power-of-two
+ * block, since libseccomp takes one comparison per argument and rule. */
 static int allow_ranges(scmp_filter_ctx c, int nr, unsigned arg, const struct arg_range *ranges,
-			size_t n, struct tc_error *err)
+			size_t n, const struct scmp_arg_cmp *also, struct tc_error *err)
 {
 	int r = 0;
 
@@ -555,13 +561,14 @@ static int allow_ranges(scmp_filter_ctx c, int nr, unsigned arg, const struct ar
 			for (size = 1; !(lo & (2 * size - 1)) && lo + 2 * size <= ranges[i].hi;)
 				size *= 2;
 			cmp.datum_a = ~(size - 1);
-			r = add(c, SCMP_ACT_ALLOW, nr, 1, &cmp, err);
+			struct scmp_arg_cmp both[2] = { cmp, also ? *also : cmp };
+			r = add(c, SCMP_ACT_ALLOW, nr, also ? 2 : 1, both, err);
 		}
 	return r;
 }
 
 #define ALLOW_RANGES(c, nr, arg, ranges, err)                                                      \
-	allow_ranges(c, nr, arg, ranges, TC_ARRAY_SIZE(ranges), err)
+	allow_ranges(c, nr, arg, ranges, TC_ARRAY_SIZE(ranges), NULL, err)
 
 /* The argument rules of the calls that hold or probe kernel memory beyond
  * the sandbox's limits, or turn the filter's answers into the tool's own. */
@@ -578,6 +585,13 @@ static int add_arg_rules(scmp_filter_ctx c, int nr, struct tc_error *err)
 		return ALLOW_RANGES(c, nr, 2, madvise_advice, err);
 	case SYS_fadvise64:
 		return ALLOW_RANGES(c, nr, 3, fadvise_advice, err);
+	case SYS_setsockopt: {
+		struct scmp_arg_cmp sol = SCMP_A1_64(SCMP_CMP_EQ, SOL_SOCKET);
+		int r = ALLOW_RANGES(c, nr, 1, sockopt_levels, err);
+		return r < 0 ? r
+			     : allow_ranges(c, nr, 2, socket_opts, TC_ARRAY_SIZE(socket_opts), &sol,
+					    err);
+	}
 	case SYS_preadv2: {
 		struct scmp_arg_cmp a = SCMP_A5_64(SCMP_CMP_MASKED_EQ, RWF_NOWAIT, 0);
 		return add(c, SCMP_ACT_ALLOW, nr, 1, &a, err);
@@ -678,6 +692,7 @@ static int add_rules(scmp_filter_ctx c, const struct tc_syscall_policy *sp, stru
 		}
 	}
 	f->kill_others = sp->kill_others;
+	f->clamp_sockbuf = tc_syscall_in(sp->allow, SYS_setsockopt);
 	return r;
 }
 
@@ -727,6 +742,7 @@ int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *re
 	memcpy(ret->kill, pb->kill, sizeof(ret->kill));
 	ret->n_allowed = pb->n_allowed;
 	ret->n_kill = pb->n_kill;
+	ret->clamp_sockbuf = tc_syscall_in(sp->allow, SYS_setsockopt);
 	return 0;
 }
 

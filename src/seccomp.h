@@ -6,7 +6,8 @@
  * listener the tool hands to the parent: the supervisor answers ENOSYS and
  * counts it, or, for the dangerous calls, kills the whole sandbox and
  * records which call it was. It acts on the syscall number (and the socket
- * family) from the notification only, never on the tool's memory. Native
+ * family) from the notification only, never on the tool's memory (the one
+ * exception: a socket's buffer size, which sockbuf.h clamps). Native
  * x86_64 only: any other architecture (x32 numbers, int 0x80) kills. */
 #ifndef TOOLCELL_SECCOMP_H
 #define TOOLCELL_SECCOMP_H
@@ -26,7 +27,10 @@ struct tc_seccomp {
 	unsigned short len;		    /* instructions */
 	uint64_t kill[TC_SYSCALL_MAX / 64]; /* bit set: numbers that end the tool */
 	bool kill_others;		    /* every call off the list ends the tool */
-	unsigned n_allowed, n_kill;	    /* for the record */
+	/* setsockopt is allowed: its buffer sizes come to the listener, and
+	 * the supervisor performs them clamped (sockbuf.h) */
+	bool clamp_sockbuf;
+	unsigned n_allowed, n_kill; /* for the record */
 };
 
 /* The built-in lists: toolcell's default allow-list and kill set. */

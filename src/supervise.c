@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "child.h"
+#include "sockbuf.h"
 #include "supervise.h"
 #include "util.h"
 
@@ -267,7 +268,7 @@ static void on_sync(struct tc_supervisor *s)
 
 /* One call the filter sent us: answer it, or end the sandbox for it. Only
  * the number and the arguments in the notification are read, never the
- * tool's memory. */
+ * tool's memory (but the one int of a socket's buffer size, sockbuf.c). */
 static void on_listener(struct tc_supervisor *s)
 {
 	static struct seccomp_notif_sizes sizes;
@@ -310,6 +311,13 @@ static void on_listener(struct tc_supervisor *s)
 		return;
 	}
 	nr = req->data.nr;
+	/* a socket's buffer size: performed for the tool, clamped (sockbuf.h) */
+	if (s->filter->clamp_sockbuf && tc_sockbuf_claims(req)) {
+		s->refusals_in_tick++;
+		if (tc_sockbuf_answer(s->listener, req, s->memory_max, resp))
+			ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+		return;
+	}
 	if (tc_seccomp_is_kill(s->filter, nr)) {
 		if (s->denied_nr < 0)
 			s->denied_nr = nr;
