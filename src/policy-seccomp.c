@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "policy-internal.h"
-#include "seccomp.h"
+#include "syscalls.h"
 #include "util.h"
 
 #define NAMES_MAX    512 /* entries in one of the section's arrays */
@@ -23,14 +23,6 @@ enum {
 	S__MAX
 };
 static const char *const seccomp_keys[S__MAX] = { "allow", "add", "remove", "kill", "otherwise" };
-
-static void bit_put(uint64_t *set, int nr, bool on)
-{
-	if (on)
-		set[nr / 64] |= 1ull << (nr % 64);
-	else
-		set[nr / 64] &= ~(1ull << (nr % 64));
-}
 
 /* Each entry of the array at path as a syscall number, handed to one(). */
 static int each_name(const struct parse_ctx *c, const char *path, const cJSON *arr,
@@ -62,7 +54,7 @@ static int each_name(const struct parse_ctx *c, const char *path, const cJSON *a
 			return perr(c, sub, "\"%s\" is not an x86_64 system call", name);
 		if (tc_syscall_in(seen, nr))
 			return perr(c, sub, "\"%s\" is listed twice", name);
-		bit_put(seen, nr, true);
+		tc_syscall_put(seen, nr, true);
 		r = one(c, sub, name, nr, sp);
 		if (r < 0)
 			return r;
@@ -79,7 +71,7 @@ static int allow_one(const struct parse_ctx *c, const char *path, const char *na
 		return perr(c, path, "toolcell never allows \"%s\": %s", name, why);
 	if (tc_syscall_in(sp->allow, nr))
 		return perr(c, path, "\"%s\" is already allowed", name);
-	bit_put(sp->allow, nr, true);
+	tc_syscall_put(sp->allow, nr, true);
 	return 0;
 }
 
@@ -93,7 +85,7 @@ static int remove_one(const struct parse_ctx *c, const char *path, const char *n
 			    name);
 	if (!tc_syscall_in(sp->allow, nr))
 		return perr(c, path, "\"%s\" is not allowed, so it cannot be removed", name);
-	bit_put(sp->allow, nr, false);
+	tc_syscall_put(sp->allow, nr, false);
 	return 0;
 }
 
@@ -103,7 +95,7 @@ static int kill_one(const struct parse_ctx *c, const char *path, const char *nam
 	if (tc_syscall_in(sp->allow, nr))
 		return perr(c, path, "\"%s\" is allowed; a call cannot be both allowed and killed",
 			    name);
-	bit_put(sp->kill, nr, true);
+	tc_syscall_put(sp->kill, nr, true);
 	return 0;
 }
 
@@ -117,7 +109,7 @@ static int required_present(const struct parse_ctx *c, const struct tc_syscall_p
 	for (int nr = 0; nr < TC_SYSCALL_MAX; nr++)
 		if (tc_syscall_is_required(nr) && !tc_syscall_in(sp->allow, nr) &&
 		    off < sizeof(missing)) {
-			tc_seccomp_name(nr, name, sizeof(name));
+			tc_syscall_name(nr, name, sizeof(name));
 			off += (size_t)snprintf(missing + off, sizeof(missing) - off, "%s\"%s\"",
 						off ? ", " : "", name);
 		}
@@ -185,7 +177,7 @@ static cJSON *names_to_json(const uint64_t *set)
 
 	for (int nr = 0; nr < TC_SYSCALL_MAX; nr++)
 		if (tc_syscall_in(set, nr)) {
-			tc_seccomp_name(nr, names[n], sizeof(names[n]));
+			tc_syscall_name(nr, names[n], sizeof(names[n]));
 			sorted[n] = names[n];
 			n++;
 		}
@@ -218,7 +210,7 @@ size_t tc_policy_warnings(const struct tc_policy *p, FILE *out)
 
 	for (int nr = 0; nr < TC_SYSCALL_MAX; nr++)
 		if (tc_syscall_in(p->syscalls.allow, nr) && tc_syscall_is_dangerous(nr)) {
-			tc_seccomp_name(nr, name, sizeof(name));
+			tc_syscall_name(nr, name, sizeof(name));
 			fprintf(out,
 				"toolcell: warning: %s: seccomp allows \"%s\", a call toolcell's "
 				"default refuses by ending the tool\n",

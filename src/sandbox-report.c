@@ -52,13 +52,13 @@ static void fill_syscalls(const struct tc_sandbox *sb, struct tc_outcome *o)
 	if (s->denied_nr >= 0) {
 		o->has_denied_syscall = true;
 		o->denied_syscall_nr = s->denied_nr;
-		tc_seccomp_name(s->denied_nr, o->denied_syscall_name,
+		tc_syscall_name(s->denied_nr, o->denied_syscall_name,
 				sizeof(o->denied_syscall_name));
 	}
 	o->n_denied = 0;
 	for (int nr = 0; nr < TC_SYSCALL_MAX && o->n_denied < TC_ARRAY_SIZE(o->denied); nr++)
 		if (s->denied[nr]) {
-			tc_seccomp_name(nr, o->denied[o->n_denied].name,
+			tc_syscall_name(nr, o->denied[o->n_denied].name,
 					sizeof(o->denied[o->n_denied].name));
 			o->denied[o->n_denied++].count = s->denied[nr];
 		}

@@ -8,7 +8,8 @@
  * records which call it was. It acts on the syscall number (and the socket
  * family) from the notification only, never on the tool's memory (the one
  * exception: a socket's buffer size, which sockbuf.h clamps). Native
- * x86_64 only: any other architecture (x32 numbers, int 0x80) kills. */
+ * x86_64 only: any other architecture (x32 numbers, int 0x80) kills. The
+ * lists themselves are data in syscalls.h. */
 #ifndef TOOLCELL_SECCOMP_H
 #define TOOLCELL_SECCOMP_H
 
@@ -19,6 +20,7 @@
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
+#include "syscalls.h"
 
 #define TC_FILTER_MAX 4096 /* instructions of a filter the child accepts */
 
@@ -32,28 +34,6 @@ struct tc_seccomp {
 	bool clamp_sockbuf;
 	unsigned n_allowed, n_kill; /* for the record */
 };
-
-/* The built-in lists: toolcell's default allow-list and kill set. */
-void tc_syscall_policy_default(struct tc_syscall_policy *ret);
-
-/* nr in a bit set of syscall numbers (false out of range). */
-bool tc_syscall_in(const uint64_t *set, int nr);
-
-/* The native x86_64 number of a syscall's name, or -1 when unknown. */
-int tc_syscall_resolve(const char *name);
-
-/* nr is on the built-in kill list: a policy that allows it gets a warning. */
-bool tc_syscall_is_dangerous(int nr);
-
-/* Why a policy may never allow nr ("it joins other namespaces"), or NULL. */
-const char *tc_syscall_never(int nr);
-
-/* nr is one toolcell itself makes under the filter (execve, sendmsg, ...):
- * a policy cannot take it off the list. */
-bool tc_syscall_is_required(int nr);
-
-/* The argument rule toolcell applies to nr when allowed, or NULL. */
-const char *tc_syscall_rule(int nr);
 
 /* The filter compiled at build time (tools/filtergen.c writes it from the
  * same rule lists); linked into the toolcell binary, absent (a weak
@@ -99,9 +79,6 @@ bool tc_seccomp_is_kill(const struct tc_seccomp *f, int nr);
 /* Parent: the errno a refused call answers with (ENOSYS; EAFNOSUPPORT for a
  * socket of a refused family). */
 int tc_seccomp_refusal(int nr);
-
-/* Parent: the name of syscall nr into buf ("ptrace"), or "syscall_NNN". */
-void tc_seccomp_name(int nr, char *buf, size_t size);
 
 void tc_seccomp_release(struct tc_seccomp *f);
 

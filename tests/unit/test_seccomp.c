@@ -47,9 +47,9 @@ static void test_refusal_and_names(void **state)
 	assert_int_equal(tc_seccomp_refusal(SYS_socket), EAFNOSUPPORT);
 	assert_int_equal(tc_seccomp_refusal(SYS_socketpair), EAFNOSUPPORT);
 	assert_int_equal(tc_seccomp_refusal(SYS_ioprio_set), ENOSYS);
-	tc_seccomp_name(SYS_ptrace, name, sizeof(name));
+	tc_syscall_name(SYS_ptrace, name, sizeof(name));
 	assert_string_equal(name, "ptrace");
-	tc_seccomp_name(999, name, sizeof(name));
+	tc_syscall_name(999, name, sizeof(name));
 	assert_string_equal(name, "syscall_999");
 }
 
