@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sha256.h"
+#include "util.h"
 
 /* FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the cube
  * roots of the first 64 primes. */
@@ -164,19 +165,16 @@ int tc_sha256_file(int fd, uint64_t max_bytes, unsigned char out[TC_SHA256_DIGES
 
 	tc_sha256_init(&ctx);
 	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
+		ssize_t n = tc_read_full(fd, buf, sizeof(buf));
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
+		if (n < 0)
+			return (int)n;
 		total += (uint64_t)n;
 		if (total > max_bytes)
 			return -EFBIG;
 		tc_sha256_update(&ctx, buf, (size_t)n);
+		if ((size_t)n < sizeof(buf)) /* end of file */
+			break;
 	}
 	tc_sha256_final(&ctx, out);
 	return 0;
