@@ -27,11 +27,19 @@ struct tc_ll_attr {
 #define TC_LL_READ                                                                                 \
 	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
 
-void tc_landlock_prepare(struct tc_landlock *ret)
+/* every writable place fits: /tmp, /dev/shm, each bind, the workspace */
+_Static_assert(TC_ARRAY_SIZE(((struct tc_landlock *)0)->writable) >= 2 + TC_MAX_BINDS + 1,
+	       "landlock's writable paths must hold every bind");
+
+void tc_landlock_prepare(struct tc_landlock *ret, const struct tc_config *cfg)
 {
+	struct tc_writable w[TC_WRITABLE_MAX];
+	size_t n = tc_writable_places(cfg, w);
 	int abi = tc_host_landlock_abi();
 
 	memset(ret, 0, sizeof(*ret));
+	for (size_t i = 0; i < n; i++)
+		ret->writable[ret->n_writable++] = w[i].inside;
 	if (abi <= 0)
 		return;
 	ret->abi = abi;

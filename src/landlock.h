@@ -12,18 +12,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "toolcell/config.h"
 #include "toolcell/error.h"
+#include "writable.h"
 
 struct tc_landlock {
-	int abi;		  /* 0: unavailable */
-	uint64_t fs_handled;	  /* the file system rights handled */
-	uint64_t scoped;	  /* ABI 6+: LANDLOCK_SCOPE_* bits */
-	const char *writable[40]; /* inside paths the tool may write beneath */
+	int abi;	     /* 0: unavailable */
+	uint64_t fs_handled; /* the file system rights handled */
+	uint64_t scoped;     /* ABI 6+: LANDLOCK_SCOPE_* bits */
+	/* inside paths the tool may write beneath (writable.h's list) */
+	const char *writable[TC_WRITABLE_MAX];
 	size_t n_writable;
 };
 
-/* Parent: what this kernel supports, and the writable paths. */
-void tc_landlock_prepare(struct tc_landlock *ret);
+/* Parent: what this kernel supports, and the paths the tool may write
+ * under cfg (strings point into cfg). */
+void tc_landlock_prepare(struct tc_landlock *ret, const struct tc_config *cfg);
 
 /* Child (the tool): restrict itself. 0 when applied or unavailable. */
 int tc_landlock_enter(const struct tc_landlock *l, struct tc_error *err);

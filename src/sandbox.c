@@ -176,14 +176,7 @@ static int prepare(const struct tc_sandbox_spec *spec, struct tc_sandbox *r, str
 		if (ret < 0)
 			return ret;
 	}
-	tc_landlock_prepare(&r->landlock);
-	r->landlock.writable[r->landlock.n_writable++] = "/tmp";
-	r->landlock.writable[r->landlock.n_writable++] = "/dev/shm";
-	if (spec->cfg->workspace)
-		r->landlock.writable[r->landlock.n_writable++] = spec->cfg->workspace_inside;
-	for (size_t i = 0; i < spec->cfg->n_binds; i++)
-		if (spec->cfg->binds[i].writable)
-			r->landlock.writable[r->landlock.n_writable++] = spec->cfg->binds[i].inside;
+	tc_landlock_prepare(&r->landlock, spec->cfg);
 	return prepare_fds(spec, r, err);
 }
 

@@ -1,0 +1,44 @@
+/* The places the tool may write (see writable.h). Parent side, before
+ * clone. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "writable.h"
+
+size_t tc_writable_places(const struct tc_config *cfg, struct tc_writable ret[TC_WRITABLE_MAX])
+{
+	size_t n = 0;
+
+	ret[n++] = (struct tc_writable){ .kind = TC_WRITABLE_TMP, .inside = "/tmp" };
+	ret[n++] = (struct tc_writable){ .kind = TC_WRITABLE_SHM, .inside = "/dev/shm" };
+	for (size_t i = 0; i < cfg->n_binds && i < TC_MAX_BINDS; i++)
+		if (cfg->binds[i].writable)
+			ret[n++] = (struct tc_writable){ .kind = TC_WRITABLE_BIND,
+							 .inside = cfg->binds[i].inside,
+							 .host = cfg->binds[i].host,
+							 .bind = i };
+	if (cfg->workspace)
+		ret[n++] = (struct tc_writable){ .kind = TC_WRITABLE_WORKSPACE,
+						 .inside = cfg->workspace_inside,
+						 .host = cfg->workspace };
+	return n;
+}
+
+const char *tc_writable_holding(const struct tc_config *cfg, const char *dir)
+{
+	struct tc_writable w[TC_WRITABLE_MAX];
+	size_t n = tc_writable_places(cfg, w);
+	char host[PATH_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+
+		if (!w[i].host || !realpath(w[i].host, host))
+			continue;
+		len = strlen(host);
+		if (!strncmp(dir, host, len) && (dir[len] == '\0' || dir[len] == '/' || len == 1))
+			return w[i].host;
+	}
+	return NULL;
+}
