@@ -17,6 +17,11 @@
 /* Where the child builds the new root, inside its private mount namespace. */
 #define TC_STAGING "/tmp"
 
+/* Where the child stages the workspace's two layers for the overlay mount,
+ * in the sandbox's own /tmp; both are detached and removed right after. */
+#define TC_WS_LOWER TC_STAGING "/tmp/.toolcell-ws-lower"
+#define TC_WS_LAYER TC_STAGING "/tmp/.toolcell-ws-layer"
+
 enum tc_mount_step {
 	TC_MS_MKDIR,   /* create directory `target` (mode) */
 	TC_MS_MKFILE,  /* create an empty file `target` as a mount point */

@@ -33,9 +33,16 @@
 #define DPKG_OUT_MAX	  (1u << 20)
 
 /* What a tree's top may hold: the two trees the launcher binds and the
- * merged-/usr links the builder adds for `chroot` */
-/* usr and etc first: check_top requires them to be folders */
-static const char *const top_entries[] = { "usr", "etc", "bin", "lib", "lib64", "sbin" };
+ * merged-/usr links the builder adds for `chroot` (rootfs.h) */
+const char *const tc_rootfs_top[TC_ROOTFS_N_FOLDERS + TC_ROOTFS_N_LINKS] = {
+	"usr", "etc", "bin", "sbin", "lib", "lib64",
+};
+const char *const tc_rootfs_links[TC_ROOTFS_N_LINKS][2] = {
+	{ "bin", "usr/bin" },
+	{ "sbin", "usr/sbin" },
+	{ "lib", "usr/lib" },
+	{ "lib64", "usr/lib64" },
+};
 
 bool tc_rootfs_name_valid(const char *name)
 {
@@ -97,8 +104,8 @@ static int check_top(int dirfd, const char *dir, struct tc_error *err)
 	while (r == 0 && (de = readdir(d))) {
 		bool known = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
 
-		for (size_t i = 0; !known && i < TC_ARRAY_SIZE(top_entries); i++)
-			known = !strcmp(de->d_name, top_entries[i]);
+		for (size_t i = 0; !known && i < TC_ARRAY_SIZE(tc_rootfs_top); i++)
+			known = !strcmp(de->d_name, tc_rootfs_top[i]);
 		if (!known)
 			r = tc_error_set(
 				err, STAGE, EPERM,
@@ -110,15 +117,15 @@ static int check_top(int dirfd, const char *dir, struct tc_error *err)
 	closedir(d);
 	/* usr and etc are bound into the sandbox as they are: real folders,
 	 * never links (a link to / or /proc would bind the host's) */
-	for (size_t i = 0; r == 0 && i < 2; i++) {
+	for (size_t i = 0; r == 0 && i < TC_ROOTFS_N_FOLDERS; i++) {
 		struct stat st;
 
-		if (fstatat(dirfd, top_entries[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		if (fstatat(dirfd, tc_rootfs_top[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !S_ISDIR(st.st_mode))
 			r = tc_error_set(err, STAGE, EPERM,
 					 "%s is not a rootfs made by toolcell's builder: its %s is "
 					 "not a folder; build one with 'toolcell rootfs build'",
-					 dir, top_entries[i]);
+					 dir, tc_rootfs_top[i]);
 	}
 	return r;
 }

@@ -12,6 +12,23 @@
 
 #include "toolcell/error.h"
 
+/* The rootfs layout contract: what toolcell assumes inside a tree that
+ * rootfs/build-rootfs made, in one place. Its top holds the two folders the
+ * sandbox binds read-only at /usr and /etc, and the merged-/usr links
+ * (tc_rootfs_links), nothing else. Paths below are as the tool sees them. */
+#define TC_ROOTFS_N_FOLDERS 2 /* tc_rootfs_top[0..1]: usr and etc, real folders */
+#define TC_ROOTFS_N_LINKS   4 /* bin, sbin, lib, lib64 */
+/* the top's entries: usr, etc, then each link's name */
+extern const char *const tc_rootfs_top[TC_ROOTFS_N_FOLDERS + TC_ROOTFS_N_LINKS];
+/* the merged-/usr links: { name, target } */
+extern const char *const tc_rootfs_links[TC_ROOTFS_N_LINKS][2];
+#define TC_ROOTFS_PYTHON  "/usr/bin/python3"
+#define TC_ROOTFS_HARNESS "/usr/lib/toolcell/harness.pyc" /* `call`'s harness, precompiled */
+#define TC_ROOTFS_SESSION "/usr/lib/toolcell/session.pyc" /* `session`'s harness */
+/* the tree PYTHONPYCACHEPREFIX=/tmp/pycache resolves into: hard links to
+ * the precompiled standard library, bound at /tmp/pycache/usr */
+#define TC_ROOTFS_PYCACHE "/usr/lib/toolcell/pycache/usr"
+
 #define TC_ROOTFS_NAME_MAX    32 /* a variant's name: [a-z0-9][a-z0-9_-]* */
 #define TC_MAX_ROOTFS_CHOICES 16 /* entries in a policy's allow.rootfs */
 /* the manifest's path below the tree's top, and as the tool sees it */
