@@ -303,3 +303,34 @@ print(sorted(names))"
 ['lo']" ]
 	[ "$(key denied_syscalls)" = '{}' ]
 }
+
+@test "the init has a filter of its own, the tool only its own: one filter each" {
+	marker="tc-init-filter-$$-$RANDOM"
+	# the tool waits until its own stdin closes (after the checks below)
+	mkfifo "$T/in"
+	"$TOOLCELL" python -c "import sys; sys.stdin.read()" "$marker" <"$T/in" >/dev/null 2>&1 3>&- &
+	bg=$!
+	exec 4>"$T/in"
+	tool=
+	for _ in $(seq 100); do
+		tool=$(pgrep -f -- "^python3 -c .* $marker\$") || true
+		[ -n "$tool" ] && break
+		sleep 0.1
+	done
+	[ -n "$tool" ]
+	# its Seccomp line turns 2 only at its last step before execve
+	for _ in $(seq 50); do
+		grep -q '^Seccomp:[[:space:]]*2$' "/proc/$tool/status" && break
+		sleep 0.1
+	done
+	init=$(awk '/^PPid:/ { print $2 }' "/proc/$tool/status")
+	tool_f=$(awk '/^Seccomp_filters:/ { print $2 }' "/proc/$tool/status")
+	init_s=$(awk '/^Seccomp:/ { print $2 }' "/proc/$init/status")
+	init_f=$(awk '/^Seccomp_filters:/ { print $2 }' "/proc/$init/status")
+	exec 4>&-
+	wait "$bg"
+	# the tool does not inherit the init's filter: it was forked before
+	[ "$tool_f" = 1 ]
+	[ "$init_s" = 2 ]
+	[ "$init_f" = 1 ]
+}
