@@ -15,14 +15,14 @@
 #include "paths.h"
 #include "result.h"
 #include "util.h"
+#include "writable.h"
 
 #define STAGE "cli"
 
 int tc_result_check_place(const struct tc_config *cfg, const char *path, struct tc_error *err)
 {
-	char abs[PATH_MAX], dir[PATH_MAX], host[PATH_MAX];
-	const char *writable[TC_MAX_BINDS + 1];
-	size_t n = 0;
+	char abs[PATH_MAX], dir[PATH_MAX];
+	const char *holder;
 
 	if (!tc_path_absolute(path, NULL, abs))
 		return tc_error_set(err, STAGE, ENAMETOOLONG, "cannot use the result file %s",
@@ -31,21 +31,15 @@ int tc_result_check_place(const struct tc_config *cfg, const char *path, struct 
 	if (!realpath(dirname(dir), dir))
 		return tc_error_set(err, STAGE, errno, "cannot use the result file %s: %s", path,
 				    strerror(errno));
-	if (cfg->workspace)
-		writable[n++] = cfg->workspace;
-	for (size_t i = 0; i < cfg->n_binds && n < TC_ARRAY_SIZE(writable); i++)
-		if (cfg->binds[i].writable)
-			writable[n++] = cfg->binds[i].host;
-	for (size_t i = 0; i < n; i++) {
-		if (!realpath(writable[i], host))
-			continue; /* the bind itself will fail with its own message */
-		if (tc_path_beneath(dir, host))
-			return tc_error_set(err, STAGE, EPERM,
-					    "refusing the result file %s: it lies in %s, which the "
-					    "tool can write, so the tool could replace the record; "
-					    "put it elsewhere",
-					    path, writable[i]);
-	}
+	/* a host folder that does not resolve: its bind fails with its own
+	 * message */
+	holder = tc_writable_holding(cfg, dir);
+	if (holder)
+		return tc_error_set(err, STAGE, EPERM,
+				    "refusing the result file %s: it lies in %s, which the "
+				    "tool can write, so the tool could replace the record; "
+				    "put it elsewhere",
+				    path, holder);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "paths.h"
 #include "writable.h"
 
 size_t tc_writable_places(const struct tc_config *cfg, struct tc_writable ret[TC_WRITABLE_MAX])
@@ -25,20 +26,25 @@ size_t tc_writable_places(const struct tc_config *cfg, struct tc_writable ret[TC
 	return n;
 }
 
+static bool holds(const struct tc_writable *p, const char *dir)
+{
+	char host[PATH_MAX];
+
+	return p->host && realpath(p->host, host) && tc_path_beneath(dir, host);
+}
+
 const char *tc_writable_holding(const struct tc_config *cfg, const char *dir)
 {
 	struct tc_writable w[TC_WRITABLE_MAX];
 	size_t n = tc_writable_places(cfg, w);
-	char host[PATH_MAX];
 
-	for (size_t i = 0; i < n; i++) {
-		size_t len;
-
-		if (!w[i].host || !realpath(w[i].host, host))
-			continue;
-		len = strlen(host);
-		if (!strncmp(dir, host, len) && (dir[len] == '\0' || dir[len] == '/' || len == 1))
+	/* the workspace first, then the binds in their order: the one named
+	 * when host folders nest */
+	for (size_t i = 0; i < n; i++)
+		if (w[i].kind == TC_WRITABLE_WORKSPACE && holds(&w[i], dir))
 			return w[i].host;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (w[i].kind == TC_WRITABLE_BIND && holds(&w[i], dir))
+			return w[i].host;
 	return NULL;
 }
