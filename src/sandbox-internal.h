@@ -45,6 +45,9 @@ struct tc_sandbox {
 void tc_sandbox_fill(const struct tc_sandbox *sb, const struct rusage *ru, int init_signal,
 		     const struct tc_cgroup_stats *cs, struct tc_outcome *o);
 
+/* toolcell's own CPU (getrusage RUSAGE_SELF) into out. */
+void tc_sandbox_own_cpu(struct tc_outcome *out);
+
 /* Apply the workspace's layer (layer_fd, -1 when none arrived) to the host
  * folder, or say in o->workspace why not. */
 void tc_sandbox_apply_workspace(const struct tc_sandbox *sb, int layer_fd, struct tc_outcome *o);

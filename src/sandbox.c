@@ -28,6 +28,7 @@
 #include "sandbox-internal.h"
 #include "sync.h"
 #include "util.h"
+#include "workspace.h"
 
 #define TC_SAMPLE_MS 10 /* between samples of the sandbox's memory and tasks */
 
@@ -540,23 +541,23 @@ void tc_sandbox_kill(struct tc_sandbox *sb, int signal)
 	tc_supervise_kill(sb->s, TC_KILL_SIGNAL);
 }
 
+int tc_sandbox_apply_workspace_now(struct tc_sandbox *sb, struct tc_workspace_stats *st)
+{
+	const struct tc_mount_op *op = tc_mount_plan_workspace(&sb->plan);
+
+	memset(st, 0, sizeof(*st));
+	if (!sb->spec->cfg->workspace)
+		return 0;
+	st->present = true;
+	if (!op || sb->s->workspace_fd < 0)
+		return -ENOENT;
+	return tc_workspace_apply(sb->s->workspace_fd, sb->spec->cfg->workspace, op->dev, op->ino,
+				  st);
+}
+
 pid_t tc_sandbox_pid(const struct tc_sandbox *sb)
 {
 	return sb->pid;
-}
-
-/* Our own share, which the sandbox's figures never include: relaying,
- * sampling, answering refused calls. */
-static void own_cpu(struct tc_outcome *out)
-{
-	struct rusage self;
-
-	if (getrusage(RUSAGE_SELF, &self) == 0) {
-		out->toolcell_cpu_user_ms = (uint64_t)self.ru_utime.tv_sec * 1000 +
-					    (uint64_t)self.ru_utime.tv_usec / 1000;
-		out->toolcell_cpu_system_ms = (uint64_t)self.ru_stime.tv_sec * 1000 +
-					      (uint64_t)self.ru_stime.tv_usec / 1000;
-	}
 }
 
 int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_sandbox_result *res,
@@ -596,7 +597,7 @@ int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_s
 	tc_sandbox_fill(sb, &ru,
 			si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ? si.si_status : 0,
 			have_cg ? &cs : NULL, out);
-	own_cpu(out);
+	tc_sandbox_own_cpu(out);
 	/* the sandbox is gone: nothing of the tool can change its layer now */
 	if (sb->spec->cfg->workspace)
 		tc_sandbox_apply_workspace(sb, ws_fd, out);

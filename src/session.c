@@ -1,6 +1,8 @@
-/* `toolcell session` (see session.h). Single-threaded: one request at a
- * time, one poll loop while it runs, blocking reads of the caller's
- * requests in between. */
+/* `toolcell session` (see session.h). Single-threaded, with one poll loop
+ * (pump) that watches everything at once: the session's sandbox through
+ * the lifecycle API (sandbox.h), the harness's stdin, stdout and stderr
+ * (TC_IO_PIPES: the session relays them itself), and the caller's requests
+ * while no request runs. One request runs at a time. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -9,10 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/random.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -23,20 +22,34 @@
 #include "util.h"
 
 #define SESSION_LIFETIME_MS (86400ull * 1000) /* the sandbox's own wall clock: 24 h */
-#define STOP_GRACE_MS	    2000	      /* for the runner to end the sandbox */
+#define STOP_GRACE_MS	    2000	      /* for the harness to end after EOF */
 #define HARNESS		    "/usr/lib/toolcell/session.pyc"
+
+/* How the last sandbox ended, once it did. */
+struct ended {
+	bool known;
+	enum tc_status status;
+	char message[TC_ERROR_MESSAGE_MAX];
+};
 
 struct session {
 	const struct tc_session_spec *spec;
 	struct tc_config cfg; /* spec->cfg with the session's own wall clock */
-	pid_t runner;	      /* -1: no sandbox now */
-	int to_h, from_h, err_h, status_fd;
+	char *argv[6];
+	struct tc_sandbox_spec sp;
+	struct tc_sandbox *sb; /* NULL: no sandbox now */
+	bool over;	       /* its run is over (the harness is gone) */
+	int to_h, from_h, err_h;
+	bool harness_eof;   /* the harness's stdout ended, or its stdin broke */
 	struct tc_buf hout; /* the harness's answers, not yet whole lines */
+	struct tc_buf in;   /* the caller's requests, not yet whole lines */
+	bool in_eof;	    /* the caller sent its last request */
+	struct ended ended; /* how the sandbox stop() finished last ended */
+	bool ended_idle;    /* it ended while no request ran: the next request is told */
 	uint64_t nonce;
 	bool state_lost;     /* the next answer comes from a fresh sandbox after a loss */
 	bool gone;	     /* the caller stopped reading our answers */
 	uint64_t answer_max; /* bytes of one answer line: the stdout limit */
-	bool started;	     /* a sandbox was built at least once */
 };
 
 enum outcome {
@@ -46,76 +59,22 @@ enum outcome {
 	TOO_LARGE
 };
 
-/* ---- the runner: our child that runs the sandbox ---- */
+/* ---- the sandbox ---- */
 
-_Noreturn static void runner_main(struct session *s, pid_t controller, int fds[4])
+static int start(struct session *s, struct tc_error *err)
 {
-	char *argv[] = { "python3", "-I", "-S", HARNESS, (char *)s->spec->harness_config, NULL };
-	struct tc_sandbox_spec sp = { .cfg = &s->cfg,
-				      .argv = argv,
-				      .cwd = s->spec->cwd,
-				      .io = TC_IO_RELAY,
-				      .verbose = s->spec->verbose };
-	struct tc_sandbox_result res;
-	struct tc_error e = { 0 };
-	struct tc_outcome o;
+	int fds[3];
+	int r = tc_sandbox_start(&s->sp, &s->sb, err);
 
-	/* the controller's death (even by SIGKILL) ends the sandbox */
-	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != controller)
-		_exit(1);
-	if (dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
-		_exit(1);
-	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	fcntl(fds[3], F_SETFD, FD_CLOEXEC);
-	tc_outcome_init(&o);
-	tc_sandbox_run(&sp, &o, &res, &e);
-	dprintf(fds[3], "%s\t%s\n", tc_status_name(o.status), o.err.message);
-	_exit(0);
-}
-
-static int start(struct session *s)
-{
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, st[2] = { -1, -1 };
-	pid_t self = getpid(), pid;
-
-	int *pairs[4] = { in, out, err, st };
-
-	for (size_t i = 0; i < TC_ARRAY_SIZE(pairs); i++)
-		if (pipe2(pairs[i], O_CLOEXEC) < 0) {
-			int e = errno;
-			while (i-- > 0) {
-				close(pairs[i][0]);
-				close(pairs[i][1]);
-			}
-			return -e;
-		}
-	pid = fork();
-	if (pid < 0) {
-		int e = errno,
-		    all[8] = { in[0], in[1], out[0], out[1], err[0], err[1], st[0], st[1] };
-		for (size_t i = 0; i < TC_ARRAY_SIZE(all); i++)
-			close(all[i]);
-		return -e;
-	}
-	if (pid == 0) {
-		int fds[4] = { in[0], out[1], err[1], st[1] };
-		close(in[1]);
-		close(out[0]);
-		close(err[0]);
-		close(st[0]);
-		runner_main(s, self, fds);
-	}
-	close(in[0]);
-	close(out[1]);
-	close(err[1]);
-	close(st[1]);
-	s->runner = pid;
-	s->to_h = in[1];
-	s->from_h = out[0];
-	s->err_h = err[0];
-	s->status_fd = st[0];
+	if (r < 0)
+		return r;
+	tc_sandbox_take_stdio(s->sb, fds);
+	s->to_h = fds[0];
+	s->from_h = fds[1];
+	s->err_h = fds[2];
+	s->over = s->harness_eof = false;
 	s->hout.len = 0;
-	s->started = true;
+	s->ended_idle = false;
 	fcntl(s->from_h, F_SETFL, O_NONBLOCK);
 	fcntl(s->err_h, F_SETFL, O_NONBLOCK);
 	/* a harness that stops reading must not block us past a deadline */
@@ -123,53 +82,140 @@ static int start(struct session *s)
 	return 0;
 }
 
-static bool wait_runner(pid_t pid, uint64_t ms)
+/* Forward what the harness wrote on its stderr (tracebacks of its own, a
+ * stray thread's os.write(2)) to ours, and let the classification see its
+ * last line. */
+static void drain_stderr(struct session *s)
 {
-	uint64_t end = tc_now_ns() + ms * 1000000ull;
+	char b[4096];
+	ssize_t n;
 
-	do {
-		pid_t r = waitpid(pid, NULL, WNOHANG);
-		if (r == pid || (r < 0 && errno == ECHILD))
-			return true;
-		struct timespec ts = { 0, 5000000 };
-		nanosleep(&ts, NULL);
-	} while (tc_now_ns() < end);
-	return false;
+	while (s->err_h >= 0 && (n = read(s->err_h, b, sizeof(b))) != 0) {
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				tc_closep(&s->err_h);
+			return;
+		}
+		if (s->sb)
+			tc_sandbox_stderr_seen(s->sb, b, (size_t)n);
+		if (tc_write_all(STDERR_FILENO, b, (size_t)n) < 0)
+			return;
+	}
+	tc_closep(&s->err_h); /* EOF: every process of the sandbox is gone */
 }
 
-static void drain_stderr(struct session *s);
+/* What one turn of the loop waits for besides the sandbox itself. */
+struct want {
+	bool request;		    /* a request from the caller */
+	bool answer;		    /* the harness's stdout */
+	const struct tc_buf *frame; /* to send to the harness's stdin, from *sent */
+	size_t *sent;
+	uint64_t until; /* CLOCK_MONOTONIC ns: return by then */
+};
 
-/* End the runner and its sandbox: gently (EOF to the harness) or at once
- * (SIGTERM: the runner kills the sandbox). What the run's status was goes
- * into status ("memory_limit"), when the runner said. */
-static void stop(struct session *s, bool gently, char *status, size_t n)
+enum {
+	P_ERR = TC_SANDBOX_POLLFDS,
+	P_OUT,
+	P_IN,
+	P_REQ,
+	P__N
+};
+
+static void pump_events(struct session *s, const struct want *w, const struct pollfd *p)
 {
-	char line[512] = "";
-	ssize_t got;
+	char chunk[65536];
+	ssize_t n;
 
-	if (s->runner < 0)
+	if (p[P_ERR].revents)
+		drain_stderr(s);
+	if (p[P_IN].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+		s->harness_eof = true;
+	} else if (p[P_IN].revents & POLLOUT) {
+		n = write(s->to_h, w->frame->p + *w->sent, w->frame->len - *w->sent);
+		if (n > 0)
+			*w->sent += (size_t)n;
+		else if (n < 0 && errno != EAGAIN && errno != EINTR)
+			s->harness_eof = true;
+	}
+	if (p[P_OUT].revents) {
+		n = read(s->from_h, chunk, sizeof(chunk));
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			s->harness_eof = true;
+		else if (n > 0 && tc_buf_add(&s->hout, chunk, (size_t)n) < 0)
+			s->harness_eof = true;
+	}
+	if (p[P_REQ].revents) {
+		n = read(s->spec->in_fd, chunk, sizeof(chunk));
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			s->in_eof = true;
+		else if (n > 0 && tc_buf_add(&s->in, chunk, (size_t)n) < 0)
+			s->in_eof = true;
+	}
+}
+
+/* The one poll loop's turn: the sandbox, the harness's streams, the
+ * caller's requests, as w asks; returns after one poll. */
+static void pump(struct session *s, const struct want *w)
+{
+	struct pollfd p[P__N];
+	uint64_t until = w->until;
+	bool sending = w->frame && *w->sent < w->frame->len;
+
+	for (int i = 0; i < P__N; i++)
+		p[i] = (struct pollfd){ .fd = -1 };
+	if (s->sb && !s->over) {
+		tc_sandbox_pollfds(s->sb, p);
+		if (tc_sandbox_deadline(s->sb) < until)
+			until = tc_sandbox_deadline(s->sb);
+	}
+	p[P_ERR] = (struct pollfd){ .fd = s->err_h, .events = POLLIN };
+	p[P_OUT] = (struct pollfd){ .fd = w->answer && !s->harness_eof ? s->from_h : -1,
+				    .events = POLLIN };
+	p[P_IN] = (struct pollfd){ .fd = sending && !s->harness_eof ? s->to_h : -1,
+				   .events = POLLOUT };
+	p[P_REQ] = (struct pollfd){ .fd = w->request && !s->in_eof ? s->spec->in_fd : -1,
+				    .events = POLLIN };
+	if (poll(p, P__N, tc_poll_timeout(until)) < 0) {
+		if (errno != EINTR)
+			s->in_eof = s->harness_eof = true; /* nothing can go on */
+		return;
+	}
+	if (s->sb && !s->over && tc_sandbox_on_events(s->sb, p))
+		s->over = true;
+	pump_events(s, w, p);
+}
+
+/* End the sandbox (gently: EOF to the harness, a grace to end; else at
+ * once), finish it and keep how it ended in s->ended; the workspace is
+ * applied as at the end of any run. */
+static void stop(struct session *s, bool gently)
+{
+	uint64_t grace = tc_now_ns() + STOP_GRACE_MS * 1000000ull;
+	struct want w = { .until = grace };
+	struct tc_sandbox_result res;
+	struct tc_error e = { 0 };
+	struct tc_outcome o;
+
+	if (!s->sb)
 		return;
 	tc_closep(&s->to_h);
-	if (!gently || !wait_runner(s->runner, STOP_GRACE_MS)) {
-		kill(s->runner, SIGTERM);
-		if (!wait_runner(s->runner, STOP_GRACE_MS)) {
-			kill(s->runner, SIGKILL);
-			waitpid(s->runner, NULL, 0);
-		}
-	}
-	got = read(s->status_fd, line, sizeof(line) - 1);
-	line[got > 0 ? got : 0] = '\0';
-	if (status) {
-		/* "STATUS\tmessage\n" */
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(status, n, "%s", line);
-	}
-	/* the runner is gone: what the harness wrote on stderr is all there */
+	if (!gently && !s->over)
+		tc_sandbox_kill(s->sb, SIGTERM);
+	while (!s->over && tc_now_ns() < grace)
+		pump(s, &w);
+	drain_stderr(s); /* its last line is the classification's too */
+	tc_outcome_init(&o);
+	tc_sandbox_finish(s->sb, &o, &res, &e);
+	tc_sandbox_result_release(&res);
+	s->ended.known = true;
+	s->ended.status = o.status;
+	snprintf(s->ended.message, sizeof(s->ended.message), "%s", o.err.message);
+	/* the sandbox is gone: what the harness wrote on stderr is all there */
 	drain_stderr(s);
+	tc_sandbox_release(&s->sb);
 	tc_closep(&s->from_h);
 	tc_closep(&s->err_h);
-	tc_closep(&s->status_fd);
-	s->runner = -1;
+	s->over = false;
 }
 
 /* ---- answers ---- */
@@ -236,34 +282,47 @@ static int refuse(struct session *s, const char *id, const char *type, const cha
 
 /* ---- one request ---- */
 
-/* Forward whatever the harness wrote on its stderr (tracebacks of its own,
- * a stray thread's os.write(2)) to ours. */
-static void drain_stderr(struct session *s)
+/* The next whole line of hout, if it is the answer with our nonce; other
+ * lines are dropped (never passed on). */
+static char *take_answer(struct session *s)
 {
-	char b[4096];
-	ssize_t n;
+	static const char *const nonce_key[] = { "nonce" };
+	char *nl;
 
-	while (s->err_h >= 0 && (n = read(s->err_h, b, sizeof(b))) > 0)
-		if (tc_write_all(STDERR_FILENO, b, (size_t)n) < 0)
-			break;
+	while (s->hout.p && (nl = memchr(s->hout.p, '\n', s->hout.len))) {
+		size_t line_len = (size_t)(nl - s->hout.p);
+		char *keys_nonce[1] = { NULL };
+		struct tc_error e = { 0 };
+		char want[32];
+		/* a NUL in the line makes it no answer (and no C string) */
+		char *line =
+			memchr(s->hout.p, '\0', line_len) ? NULL : strndup(s->hout.p, line_len);
+		bool ours;
+
+		tc_buf_drop(&s->hout, line_len + 1);
+		snprintf(want, sizeof(want), "%" PRIu64, s->nonce);
+		ours = line &&
+		       tc_json_members(line, line_len, s->answer_max, "answer", nonce_key, 1,
+				       keys_nonce, &e) == 0 &&
+		       keys_nonce[0] && !strcmp(keys_nonce[0], want);
+		free(keys_nonce[0]);
+		if (ours)
+			return line;
+		free(line);
+	}
+	return NULL;
 }
 
 /* Send the framed request and wait for the answer with our nonce. */
 static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t deadline,
 			char **ret_line)
 {
-	uint64_t max = s->answer_max;
+	_cleanup_free_ char *frame_p = NULL;
 	struct tc_buf frame = { 0 };
 	size_t sent = 0;
+	struct want w = { .answer = true, .frame = &frame, .sent = &sent, .until = deadline };
 	char head[64];
-	int n;
-
-	/* unpredictable, so no line written ahead of time can pass for the
-	 * answer to this request */
-	if (getrandom(&s->nonce, sizeof(s->nonce), 0) != sizeof(s->nonce))
-		s->nonce = tc_now_ns();
-	s->nonce >>= 11; /* exact in a double, whatever reads the JSON */
-	n = snprintf(head, sizeof(head), "{\"nonce\":%" PRIu64 ",\"request\":", s->nonce);
+	int n = snprintf(head, sizeof(head), "{\"nonce\":%" PRIu64 ",\"request\":", s->nonce);
 
 	*ret_line = NULL;
 	if (tc_buf_add(&frame, head, (size_t)n) < 0 || tc_buf_add(&frame, req, len) < 0 ||
@@ -271,77 +330,18 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 		free(frame.p);
 		return ENDED;
 	}
+	frame_p = frame.p;
 	for (;;) {
-		char *nl = s->hout.p ? memchr(s->hout.p, '\n', s->hout.len) : NULL;
-		uint64_t now = tc_now_ns();
-		struct pollfd p[3] = { { .fd = s->from_h, .events = POLLIN },
-				       { .fd = s->err_h, .events = POLLIN },
-				       { .fd = sent < frame.len ? s->to_h : -1,
-					 .events = POLLOUT } };
-		char chunk[65536];
-		ssize_t got;
-
-		if (nl) {
-			size_t line_len = (size_t)(nl - s->hout.p);
-			char *keys_nonce[1] = { NULL };
-			static const char *const nonce_key[] = { "nonce" };
-			struct tc_error e = { 0 };
-			char want[32];
-			/* a NUL in the line makes it no answer (and no C string) */
-			char *line = memchr(s->hout.p, '\0', line_len)
-					     ? NULL
-					     : strndup(s->hout.p, line_len);
-
-			tc_buf_drop(&s->hout, line_len + 1);
-			snprintf(want, sizeof(want), "%" PRIu64, s->nonce);
-			if (line &&
-			    tc_json_members(line, line_len, max, "answer", nonce_key, 1, keys_nonce,
-					    &e) == 0 &&
-			    keys_nonce[0] && !strcmp(keys_nonce[0], want)) {
-				free(keys_nonce[0]);
-				free(frame.p);
-				*ret_line = line;
-				return ANSWERED;
-			}
-			/* not the answer to this request: never passed on */
-			free(keys_nonce[0]);
-			free(line);
-			continue;
-		}
-		if (s->hout.len > max || now >= deadline) {
-			free(frame.p);
-			return s->hout.len > max ? TOO_LARGE : TIMED_OUT;
-		}
-		if (poll(p, 3, (int)((deadline - now) / 1000000 + 1)) < 0 && errno != EINTR) {
-			free(frame.p);
-			return ENDED;
-		}
-		if (p[1].revents)
-			drain_stderr(s);
-		if (p[2].revents & (POLLERR | POLLHUP)) {
-			free(frame.p);
-			return ENDED;
-		}
-		if (p[2].revents & POLLOUT) {
-			ssize_t w = write(s->to_h, frame.p + sent, frame.len - sent);
-			if (w > 0)
-				sent += (size_t)w;
-			else if (w < 0 && errno != EAGAIN && errno != EINTR) {
-				free(frame.p);
-				return ENDED;
-			}
-		}
-		if (!p[0].revents)
-			continue;
-		got = read(s->from_h, chunk, sizeof(chunk));
-		if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) {
-			free(frame.p);
-			return ENDED;
-		}
-		if (got > 0 && tc_buf_add(&s->hout, chunk, (size_t)got) < 0) {
-			free(frame.p);
+		*ret_line = take_answer(s);
+		if (*ret_line)
+			return ANSWERED;
+		if (s->hout.len > s->answer_max)
 			return TOO_LARGE;
-		}
+		if (s->harness_eof)
+			return ENDED;
+		if (tc_now_ns() >= deadline)
+			return TIMED_OUT;
+		pump(s, &w);
 	}
 }
 
@@ -349,20 +349,55 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
  * status here is a session-wide limit: the CPU time (RLIMIT_CPU of the
  * long-lived interpreter) or the sandbox's 24-hour lifetime, never the
  * request's own time (that is TIMED_OUT). */
-static const char *ended_type(const char *status)
+static const char *ended_type(enum tc_status status)
 {
-	static const struct {
-		const char *status, *type;
-	} map[] = {
-		{ "memory_limit", "MemoryLimit" }, { "pids_limit", "PidsLimit" },
-		{ "output_limit", "OutputLimit" }, { "syscall_denied", "SyscallDenied" },
-		{ "timeout", "SessionLimit" },	   { "sandbox_error", "SandboxError" },
+	static const char *const type[TC_STATUS_SANDBOX_ERROR + 1] = {
+		[TC_STATUS_MEMORY_LIMIT] = "MemoryLimit",
+		[TC_STATUS_PIDS_LIMIT] = "PidsLimit",
+		[TC_STATUS_OUTPUT_LIMIT] = "OutputLimit",
+		[TC_STATUS_SYSCALL_DENIED] = "SyscallDenied",
+		[TC_STATUS_TIMEOUT] = "SessionLimit",
+		[TC_STATUS_SANDBOX_ERROR] = "SandboxError",
 	};
 
-	for (size_t i = 0; i < TC_ARRAY_SIZE(map); i++)
-		if (!strcmp(status, map[i].status))
-			return map[i].type;
-	return "SandboxExited";
+	/* the rest: the harness exited, or was signalled, by itself */
+	return status < TC_ARRAY_SIZE(type) && type[status] ? type[status] : "SandboxExited";
+}
+
+/* The answer for a sandbox that ended (s->ended) under a request. */
+static void ended_answer(const struct session *s, struct answer *a, char *msg, size_t size)
+{
+	const struct ended *e = &s->ended;
+
+	a->err_type = e->known ? ended_type(e->status) : "SandboxExited";
+	snprintf(msg, size,
+		 "the session's sandbox ended (%s%s%s) while the request ran; the next request "
+		 "starts a fresh one",
+		 e->known ? tc_status_name(e->status) : "unknown",
+		 e->known && e->message[0] ? ": " : "", e->known ? e->message : "");
+	a->err_message = msg;
+}
+
+/* The workspace's changes reach the host folder after each request, not
+ * only when the sandbox ends: the caller may read them before the next
+ * request. With workspace_apply on_success, only after a request that
+ * succeeded. */
+static void apply_workspace(struct session *s, const struct answer *a)
+{
+	struct tc_workspace_stats st;
+	int r;
+
+	if (!s->sb || !s->cfg.workspace)
+		return;
+	if (s->cfg.workspace_on_success && !(a->raw[0] && !strcmp(a->raw[0], "true")))
+		return;
+	r = tc_sandbox_apply_workspace_now(s->sb, &st);
+	if (r < 0 || st.errors)
+		dprintf(STDERR_FILENO, "toolcell: session: cannot apply the workspace to %s: %s\n",
+			s->cfg.workspace,
+			r < 0		    ? strerror(-r)
+			: st.first_error[0] ? st.first_error
+					    : "an entry failed");
 }
 
 static bool raw_is(const char *raw, int i)
@@ -380,64 +415,82 @@ static bool raw_is(const char *raw, int i)
 	}
 }
 
-static void run_code(struct session *s, const char *line, size_t len,
-		     const struct tc_session_request *req)
+/* Fill a from what ask returned. */
+static void outcome_answer(struct session *s, enum outcome out, char *answer, uint64_t limit_ms,
+			   char **raw, struct answer *a, char *msg, size_t size)
 {
-	const char *id = req->id;
-	uint64_t limit_ms = req->limit_ms;
-	char *raw[TC_ARRAY_SIZE(answer_keys)] = { 0 }, *answer = NULL, status[600] = "", msg[800];
-	char *why;
-	struct answer a = { .id = id, .clamped_ms = req->clamped_ms };
 	struct tc_error e = { 0 };
-	uint64_t t0;
-	enum outcome out;
 
-	if (s->runner < 0 && start(s) < 0) {
-		refuse(s, id, "SandboxError", "cannot start the session's sandbox");
-		return;
-	}
-	t0 = tc_now_ns();
-	out = ask(s, line, len, t0 + limit_ms * 1000000ull, &answer);
-	a.duration_s = (double)(tc_now_ns() - t0) / 1e9;
 	switch (out) {
 	case ANSWERED:
 		if (tc_json_members(answer, strlen(answer), s->answer_max, "answer", answer_keys,
 				    TC_ARRAY_SIZE(answer_keys), raw, &e) < 0) {
-			a.err_type = "InvalidResponse";
-			a.err_message = e.message;
+			a->err_type = "InvalidResponse";
+			snprintf(msg, size, "%s", e.message);
+			a->err_message = msg;
 			break;
 		}
 		for (size_t i = 0; i < TC_ARRAY_SIZE(answer_keys); i++)
-			a.raw[i] = raw[i] && raw_is(raw[i], (int)i) ? raw[i] : NULL;
+			a->raw[i] = raw[i] && raw_is(raw[i], (int)i) ? raw[i] : NULL;
+		apply_workspace(s, a);
 		break;
 	case TIMED_OUT:
-		stop(s, false, NULL, 0);
-		a.timed_out = true;
-		a.err_type = "Timeout";
-		snprintf(msg, sizeof(msg),
+		stop(s, false);
+		a->timed_out = true;
+		a->err_type = "Timeout";
+		snprintf(msg, size,
 			 "the request ran past its time limit of %.3f s; the session's sandbox was "
 			 "ended and the next request starts a fresh one",
 			 (double)limit_ms / 1000);
-		a.err_message = msg;
+		a->err_message = msg;
+		break;
+	case TOO_LARGE:
+		stop(s, false);
+		a->err_type = "OutputLimit";
+		a->err_message = "the answer was larger than the stdout limit; the session's "
+				 "sandbox was ended";
 		break;
 	case ENDED:
-	case TOO_LARGE:
-		stop(s, false, status, sizeof(status));
-		why = strchr(status, '\t');
-		if (why)
-			*why++ = '\0';
-		a.err_type = out == TOO_LARGE ? "OutputLimit" : ended_type(status);
-		snprintf(
-			msg, sizeof(msg),
-			out == TOO_LARGE
-				? "the answer was larger than the stdout limit; the session's "
-				  "sandbox was ended"
-				: "the session's sandbox ended (%s%s%s) while the request ran; the "
-				  "next request starts a fresh one",
-			status[0] ? status : "unknown", why && *why ? ": " : "", why ? why : "");
-		a.err_message = msg;
+		/* the harness is gone: how the sandbox ended, as it says */
+		stop(s, true);
+		ended_answer(s, a, msg, size);
 		break;
 	}
+}
+
+static void run_code(struct session *s, const char *line, size_t len,
+		     const struct tc_session_request *req)
+{
+	char *raw[TC_ARRAY_SIZE(answer_keys)] = { 0 }, *answer = NULL, msg[1400];
+	struct answer a = { .id = req->id, .clamped_ms = req->clamped_ms };
+	struct tc_error e = { 0 };
+	enum outcome out = ENDED;
+	uint64_t t0;
+
+	/* unpredictable, so no line written ahead of time can pass for the
+	 * answer to this request; without it the request does not run */
+	if (getrandom(&s->nonce, sizeof(s->nonce), 0) != sizeof(s->nonce)) {
+		snprintf(msg, sizeof(msg),
+			 "cannot draw the request's nonce (getrandom: %s); the request did not run",
+			 strerror(errno));
+		refuse(s, req->id, "SandboxError", msg);
+		return;
+	}
+	s->nonce >>= 11; /* exact in a double, whatever reads the JSON */
+	t0 = tc_now_ns();
+	if (s->ended_idle && !s->sb) {
+		/* the sandbox ended while no request ran: this one finds it so */
+		ended_answer(s, &a, msg, sizeof(msg));
+	} else if (!s->sb && start(s, &e) < 0) {
+		s->ended = (struct ended){ .known = true, .status = TC_STATUS_SANDBOX_ERROR };
+		snprintf(s->ended.message, sizeof(s->ended.message), "%s", e.message);
+		ended_answer(s, &a, msg, sizeof(msg));
+	} else {
+		out = ask(s, line, len, t0 + req->limit_ms * 1000000ull, &answer);
+		outcome_answer(s, out, answer, req->limit_ms, raw, &a, msg, sizeof(msg));
+	}
+	s->ended_idle = false;
+	a.duration_s = (double)(tc_now_ns() - t0) / 1e9;
 	respond(s, &a);
 	s->state_lost = out != ANSWERED;
 	for (size_t i = 0; i < TC_ARRAY_SIZE(raw); i++)
@@ -512,11 +565,12 @@ static bool serve_one(struct session *s, const char *line, size_t len)
 	switch (req.op) {
 	case TC_SESSION_SHUTDOWN:
 		go_on = false;
-		stop(s, true, NULL, 0);
+		stop(s, true);
 		respond(s, &a);
 		break;
 	case TC_SESSION_RESET:
-		stop(s, false, NULL, 0);
+		stop(s, false);
+		s->ended_idle = false;
 		s->state_lost = false; /* asked for: nothing was lost */
 		respond(s, &a);
 		break;
@@ -528,19 +582,52 @@ static bool serve_one(struct session *s, const char *line, size_t len)
 	return go_on;
 }
 
+/* The next request line into *ret (len *ret_len, within s->in), supervising
+ * the sandbox meanwhile; false at EOF with nothing left. A line over the
+ * request limit is refused at once and skipped. */
+static bool next_request(struct session *s, size_t *ret_len, bool *skipping)
+{
+	size_t max = s->cfg.limit[TC_LIMIT_REQUEST];
+	struct want w = { .request = true, .until = UINT64_MAX };
+
+	for (;;) {
+		char *nl = s->in.p ? memchr(s->in.p, '\n', s->in.len) : NULL;
+
+		if (nl) {
+			*ret_len = (size_t)(nl - s->in.p);
+			return true;
+		}
+		if (s->in.len > max && !*skipping) {
+			char msg[128];
+
+			snprintf(msg, sizeof(msg),
+				 "request: longer than the %zu-byte limit (one request per line)",
+				 max);
+			refuse(s, NULL, "BadRequest", msg);
+			*skipping = true;
+		}
+		if (*skipping)
+			s->in.len = 0;
+		if (s->in_eof || s->gone) {
+			*ret_len = s->in.len; /* a last line without newline */
+			return s->in.len > 0 && !*skipping;
+		}
+		/* a sandbox that ended while idle is finished at once; the next
+		 * request is told */
+		if (s->over) {
+			stop(s, true);
+			s->ended_idle = true;
+		}
+		pump(s, &w);
+	}
+}
+
 int tc_session_serve(const struct tc_session_spec *spec)
 {
-	struct session s = { .spec = spec,
-			     .cfg = *spec->cfg,
-			     .runner = -1,
-			     .to_h = -1,
-			     .from_h = -1,
-			     .err_h = -1,
-			     .status_fd = -1 };
-	struct tc_buf in = { 0 };
-	size_t max = spec->cfg->limit[TC_LIMIT_REQUEST];
+	struct session s = {
+		.spec = spec, .cfg = *spec->cfg, .to_h = -1, .from_h = -1, .err_h = -1
+	};
 	bool go_on = true, skipping = false;
-	char chunk[65536];
 
 	/* the sandbox's own wall clock is the session's lifetime; output is
 	 * capped per answer (answer_max), not over the whole session */
@@ -548,41 +635,33 @@ int tc_session_serve(const struct tc_session_spec *spec)
 	s.answer_max = spec->cfg->limit[TC_LIMIT_STDOUT];
 	s.cfg.limit[TC_LIMIT_STDOUT] = UINT64_MAX / 2;
 	s.cfg.limit[TC_LIMIT_STDERR] = UINT64_MAX / 2;
+	s.argv[0] = "python3";
+	s.argv[1] = "-I";
+	s.argv[2] = "-S";
+	s.argv[3] = HARNESS;
+	s.argv[4] = (char *)spec->harness_config;
+	s.sp = (struct tc_sandbox_spec){ .cfg = &s.cfg,
+					 .argv = s.argv,
+					 .cwd = spec->cwd,
+					 .io = TC_IO_PIPES,
+					 .verbose = spec->verbose,
+					 /* SIGTERM ends the session (its sandbox dies with
+					  * it), idle or not */
+					 .caller_signals = true };
 	while (go_on && !s.gone) {
-		char *nl = in.p ? memchr(in.p, '\n', in.len) : NULL;
-		ssize_t n;
+		size_t len;
+		bool eof_line;
 
-		if (nl) {
-			size_t len = (size_t)(nl - in.p);
-			if (!skipping && len > 0)
-				go_on = serve_one(&s, in.p, len);
-			skipping = false;
-			tc_buf_drop(&in, len + 1);
-			continue;
-		}
-		if (in.len > max && !skipping) {
-			char msg[128];
-			snprintf(msg, sizeof(msg),
-				 "request: longer than the %zu-byte limit (one request per line)",
-				 max);
-			refuse(&s, NULL, "BadRequest", msg);
-			skipping = true;
-		}
-		if (skipping)
-			in.len = 0;
-		n = read(spec->in_fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (in.len && !skipping)
-				serve_one(&s, in.p, in.len); /* a last line without newline */
+		if (!next_request(&s, &len, &skipping))
 			break;
-		}
-		if (tc_buf_add(&in, chunk, (size_t)n) < 0)
-			break;
+		eof_line = s.in.len == len;
+		if (!skipping && len > 0)
+			go_on = serve_one(&s, s.in.p, len);
+		skipping = false;
+		tc_buf_drop(&s.in, eof_line ? len : len + 1);
 	}
-	stop(&s, true, NULL, 0);
-	free(in.p);
+	stop(&s, true);
+	free(s.in.p);
 	free(s.hout.p);
 	return 0;
 }

@@ -1,12 +1,13 @@
 /* `toolcell session`: one long-lived sandbox per agent, spoken to in JSON
- * lines (README "Stateful sessions"). The controller (this process) reads
- * the caller's requests, checks each, and hands it to the session harness
+ * lines (README "Stateful sessions"). This process reads the caller's
+ * requests, checks each, and hands it to the session harness
  * (rootfs/session.py) inside the sandbox framed with a nonce; it takes back
  * only the answer that carries that nonce, and owns the answer's id,
- * timed_out, duration_s and state_lost. A runner child of ours runs the
- * sandbox (tc_sandbox_run) with the harness's stdio on pipes to us; a
- * request past its time, or a reset, ends the runner and with it the
- * sandbox, and the next request starts a fresh one. */
+ * timed_out, duration_s and state_lost. It drives the sandbox itself
+ * through the lifecycle API (sandbox.h, TC_IO_PIPES) in one poll loop; a
+ * request past its time, or a reset, ends the sandbox, and the next request
+ * starts a fresh one. The workspace's changes reach the host folder after
+ * each answered request. */
 #ifndef TOOLCELL_SESSION_H
 #define TOOLCELL_SESSION_H
 

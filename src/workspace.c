@@ -177,9 +177,13 @@ static int apply_file(struct walk *w, int ud, int hd, const char *name, mode_t m
 	struct stat hs;
 	int r;
 
-	from = openat(ud, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* a session applies while the sandbox lives: what opens must still be
+	 * a plain file (a FIFO swapped in would block the read) */
+	from = openat(ud, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (from < 0)
 		return -errno;
+	if (fstat(from, &hs) < 0 || !S_ISREG(hs.st_mode))
+		return -EINVAL;
 	for (int tries = 0; to < 0 && tries < 100; tries++) {
 		snprintf(tmp, sizeof(tmp), TC_WORKSPACE_TMP_PREFIX "%d.%lu", (int)getpid(),
 			 counter++);

@@ -128,6 +128,12 @@ int tc_sandbox_supervise(struct tc_sandbox *sb);
  * run ends as signaled, once tc_sandbox_on_events says it is over. */
 void tc_sandbox_kill(struct tc_sandbox *sb, int signal);
 
+/* Apply the workspace's layer to the host folder now, while the sandbox
+ * lives (a session, after each request), filling *st; finish applies it
+ * again at the end. 0 (nothing to do without a workspace), or -errno:
+ * -ENOENT when the layer has not arrived, as tc_workspace_apply else. */
+int tc_sandbox_apply_workspace_now(struct tc_sandbox *sb, struct tc_workspace_stats *st);
+
 /* The sandbox's init, as seen from the host (for logs and tests). */
 pid_t tc_sandbox_pid(const struct tc_sandbox *sb);
 

@@ -272,6 +272,29 @@ still_harness() {
 	[ "$(answer 1 stdout)" = 1 ]
 }
 
+@test "the workspace: what a request writes is in the host folder before the next request" {
+	mkdir "$TC_TMP/ws"
+	chmod 777 "$TC_TMP/ws"
+	mkfifo "$TC_TMP/fifo"
+	chmod 666 "$TC_TMP/fifo"
+	"$TOOLCELL" session --workspace "$TC_TMP/ws" <"$TC_TMP/fifo" >"$TC_TMP/out" 2>"$TC_TMP/err" &
+	pid=$!
+	exec 7>"$TC_TMP/fifo"
+	printf '%s\n' '{"id": 1, "code": "open(\"made.txt\", \"w\").write(\"one\")"}' >&7
+	for _ in $(seq 300); do [ -s "$TC_TMP/out" ] && break; sleep 0.1; done
+	[ "$(answer 1 success)" = true ]
+	# the session and its sandbox still run: the file is on the host already
+	[ "$(cat "$TC_TMP/ws/made.txt")" = one ]
+	printf '%s\n' '{"id": 2, "code": "open(\"made.txt\", \"w\").write(\"two\")\nopen(\"b.txt\", \"w\").write(\"b\")"}' >&7
+	for _ in $(seq 300); do [ "$(wc -l <"$TC_TMP/out")" -ge 2 ] && break; sleep 0.1; done
+	[ "$(answer 2 success)" = true ]
+	[ "$(cat "$TC_TMP/ws/made.txt")" = two ]
+	[ "$(cat "$TC_TMP/ws/b.txt")" = b ]
+	exec 7>&-
+	wait "$pid"
+	[ "$(cat "$TC_TMP/ws/made.txt")" = two ]
+}
+
 @test "the memory limit: a MemoryError is the code's exception and the session goes on" {
 	printf '%s\n' '{"id": 1, "code": "keep = 7"}' '{"id": 2, "code": "b = bytearray(600 * 2**20)"}' \
 		'{"id": 3, "code": "print(keep)"}' >"$TC_TMP/in"
