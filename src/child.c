@@ -312,7 +312,7 @@ _Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigse
 	/* dropping capabilities keeps PDEATHSIG (only a gain clears it): set
 	 * it again all the same, before the filter could refuse the prctl */
 	die_with_parent(a);
-	if (tc_seccomp_enter_init(&e) < 0) {
+	if (tc_seccomp_enter_init(&a->filter, &e) < 0) {
 		kill(tool, SIGKILL);
 		fail(a->sync_fd, &e);
 	}

@@ -364,12 +364,27 @@ static const struct sock_filter init_prog[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 };
 
-int tc_seccomp_enter_init(struct tc_error *err)
+/* AddressSanitizer's runtime makes calls of its own inside the init's
+ * intercepted ones (sigaltstack, gettid, mmap, write): a sanitized build's
+ * init keeps the tool's filter, as every build did before. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TC_INIT_TOOL_FILTER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_INIT_TOOL_FILTER 1
+#endif
+#endif
+
+int tc_seccomp_enter_init(const struct tc_seccomp *tool, struct tc_error *err)
 {
 	const struct tc_seccomp f = { .prog = (struct sock_filter *)init_prog,
 				      .len = TC_ARRAY_SIZE(init_prog) };
+	bool sanitized = false;
 
-	return tc_seccomp_enter(&f, false, err);
+#ifdef TC_INIT_TOOL_FILTER
+	sanitized = true;
+#endif
+	return tc_seccomp_enter(sanitized ? tool : &f, false, err);
 }
 
 bool tc_seccomp_is_kill(const struct tc_seccomp *f, int nr)

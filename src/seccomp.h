@@ -70,8 +70,9 @@ int tc_seccomp_receive(int fd, struct tc_seccomp *ret, struct tc_error *err);
 int tc_seccomp_enter(const struct tc_seccomp *f, bool listen, struct tc_error *err);
 
 /* Child, the init after the tool's fork: load the init's own small filter
- * (see seccomp.c). Plain syscalls. */
-int tc_seccomp_enter_init(struct tc_error *err);
+ * (see seccomp.c; tool's filter in an AddressSanitizer build, whose
+ * runtime makes calls of its own). Plain syscalls. */
+int tc_seccomp_enter_init(const struct tc_seccomp *tool, struct tc_error *err);
 
 /* Parent: true when nr ends the tool rather than answering ENOSYS. */
 bool tc_seccomp_is_kill(const struct tc_seccomp *f, int nr);
