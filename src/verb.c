@@ -212,8 +212,10 @@ int tc_verb_finish_relay(struct tc_invocation *v, const struct tc_sandbox_result
 	fflush(stderr);
 	if (!recorded)
 		return TC_EXIT_TOOLCELL;
-	if (res->toolcell_signal)
-		return v->end_signal = res->toolcell_signal, TC_EXIT_TOOLCELL;
+	/* the status of a signal death is main's to give: end_signal */
+	v->end_signal = res->toolcell_signal;
+	if (v->end_signal)
+		return TC_EXIT_TOOLCELL;
 	if (o->status == TC_STATUS_SANDBOX_ERROR)
 		return TC_EXIT_TOOLCELL;
 	if (res->exec_errno)
@@ -221,7 +223,9 @@ int tc_verb_finish_relay(struct tc_invocation *v, const struct tc_sandbox_result
 									       : TC_EXIT_NOEXEC;
 	if (o->status == TC_STATUS_TIMEOUT)
 		return TC_EXIT_TIMEOUT;
-	if (o->signaled)
-		return v->end_signal = o->signal, TC_EXIT_TOOLCELL;
+	if (o->signaled) {
+		v->end_signal = o->signal;
+		return TC_EXIT_TOOLCELL;
+	}
 	return o->exited ? o->exit_code : TC_EXIT_TOOLCELL;
 }
