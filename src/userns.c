@@ -232,7 +232,11 @@ int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err)
 
 void tc_userns_release(struct tc_ids *ids)
 {
-	tc_closep(&ids->lock_fd);
+	/* only pool mode holds a lock: zeroed ids (a run that failed before
+	 * tc_userns_prepare) have lock_fd 0, which is not ours to close */
+	if (ids->pool)
+		tc_closep(&ids->lock_fd);
+	ids->lock_fd = -1;
 	if (ids->idmap_helper > 0)
 		waitpid(ids->idmap_helper, NULL, 0);
 	ids->idmap_helper = 0;

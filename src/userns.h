@@ -50,6 +50,8 @@ int tc_userns_enter(const struct tc_ids *ids, struct tc_error *err);
  * exits on its own and is reaped by tc_userns_release. */
 int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err);
 
+/* Drop the pool slot's lock (pool mode) and reap the idmap helper. Safe on
+ * zeroed ids, and twice. */
 void tc_userns_release(struct tc_ids *ids);
 
 #endif

@@ -1,10 +1,15 @@
-/* Unit tests for the uid/gid maps and the /etc/subuid overlap check. */
+/* Unit tests for the uid/gid maps, the /etc/subuid overlap check and the
+ * release of a run's ids. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "userns.h"
 
@@ -52,12 +57,55 @@ static void test_overlaps(void **state)
 	assert_true(tc_userns_overlaps_subids("x:5:1", 5, 1));	   /* no final newline */
 }
 
+/* A run that fails before tc_userns_prepare releases zeroed ids: fd 0 is
+ * the caller's, never closed by that. */
+static void test_release_zeroed(void **state)
+{
+	struct tc_ids ids = { 0 };
+
+	(void)state;
+	assert_int_equal(dup2(open("/dev/null", O_RDONLY), 0), 0);
+	tc_userns_release(&ids);
+	assert_int_not_equal(fcntl(0, F_GETFD), -1);
+	assert_int_equal(ids.lock_fd, -1);
+	tc_userns_release(&ids); /* twice: nothing to do */
+	assert_int_not_equal(fcntl(0, F_GETFD), -1);
+}
+
+/* The idmap helper is not waited for when it is made (it ends on its own)
+ * but reaped by release: no zombie stays behind in a long-lived caller.
+ * As root the maps are written; unprivileged they are refused, and the
+ * helper must be reaped all the same. */
+static void test_idmap_helper_reaped(void **state)
+{
+	struct tc_ids ids = {
+		.pool = true, .lock_fd = -1, .tool_host_uid = getuid(), .tool_host_gid = getgid()
+	};
+	struct tc_error err = { 0 };
+	int fd = -1, r;
+	pid_t pid;
+
+	(void)state;
+	r = tc_userns_idmap_open(&ids, &fd, &err);
+	pid = ids.idmap_helper;
+	assert_true(pid > 0);
+	assert_true(geteuid() == 0 ? r == 0 && fd >= 0 : r < 0);
+	if (fd >= 0)
+		close(fd);
+	tc_userns_release(&ids);
+	assert_int_equal(ids.idmap_helper, 0);
+	assert_int_equal(waitpid(pid, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pool_maps),
 		cmocka_unit_test(test_caller_maps),
 		cmocka_unit_test(test_overlaps),
+		cmocka_unit_test(test_release_zeroed),
+		cmocka_unit_test(test_idmap_helper_reaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
