@@ -1,8 +1,9 @@
-/* The command line's one option table, shared by the parser and help texts
- * in cli.c and by the build-time documentation generator (tools/docgen.c:
- * the man page's option and environment parts, the bash completion), so
- * none of them can drift from the parser. Not part of toolcell's
- * interface. */
+/* The command line's tables (cli-table.c) and what the parser's two files
+ * (cli.c: commands; cli-opts.c: options and TOOLCELL_* variables) share.
+ * The tables feed the parser, the --help texts (cli-help.c) and the
+ * build-time documentation generator (tools/docgen.c: the man page's
+ * option and environment parts, the bash completion), so none of them can
+ * drift from the parser. Not part of toolcell's interface. */
 #ifndef TOOLCELL_CLI_INTERNAL_H
 #define TOOLCELL_CLI_INTERNAL_H
 
@@ -51,20 +52,80 @@ struct tc_cli_opt {
 	const char *env;	/* the TOOLCELL_* variable that stands for it, or NULL */
 	const char *env_value;	/* the variable's value, when not metavar */
 	const char *env_note;	/* appended to "as --option" in the variable's line */
+	/* a path option given once: offsetof(struct tc_cli, ...) of where its
+	 * value goes (0: not such an option); its metavar names the path */
+	size_t slot;
 };
 
 extern const struct tc_cli_opt tc_cli_opts[];
 extern const size_t tc_cli_n_opts;
 
-/* The TOOLCELL_* variable of limit id (TOOLCELL_MEMORY, ...), or NULL. */
-const char *tc_cli_limit_env(enum tc_limit_id id);
-/* What limit id bounds, in help's '\n'-separated lines. */
-const char *tc_cli_limit_desc(enum tc_limit_id id);
-/* SIZE, SECONDS, CPUS or N. */
-const char *tc_cli_unit_metavar(enum tc_unit unit);
-/* "1M..16G", "0.001..86400 seconds", ... */
-void tc_cli_limit_range(enum tc_limit_id id, char *buf, size_t n);
-/* The shipped default.json's value of limit id as its file writes it, or "-". */
-const char *tc_cli_default_limit(enum tc_limit_id id);
+/* The command line's side of each limit (the rest is tc_limit_info[]). */
+struct tc_cli_limit {
+	const char *env;  /* the TOOLCELL_* variable that sets it, or NULL */
+	const char *desc; /* what it bounds, in help's '\n'-separated lines */
+};
+
+/* Indexed by enum tc_limit_id. */
+extern const struct tc_cli_limit tc_cli_limits[TC_LIMIT__MAX];
+
+/* The commands: the word that names each on the command line and in help. */
+struct tc_cli_verb {
+	enum tc_verb verb;
+	const char *word; /* argv[1]: "policy" for `policy check` */
+	const char *name; /* in messages and help: "policy check" */
+};
+
+extern const struct tc_cli_verb tc_cli_verbs[];
+extern const size_t tc_cli_n_verbs;
+
+/* ---- the parser's own (cli.c, cli-opts.c) ---------------------------- */
+
+#define TC_CLI_STAGE	 "cli"
+#define TC_CLI_SHOWN_MAX 72 /* enough for any quoted value in a message */
+
+/* A value made safe to quote in a one-line message: control characters
+ * become '?', and long values are cut with "...". */
+const char *tc_cli_shown(const char *s, char buf[static TC_CLI_SHOWN_MAX]);
+/* tc_cli_shown() into a buffer that lives as long as the enclosing block */
+#define SHOWN(s) tc_cli_shown((s), (char[TC_CLI_SHOWN_MAX]){ 0 })
+
+/* The parser's state for one command line. */
+struct cli_parse {
+	struct tc_cli *cli;
+	struct tc_error *err;
+	bool given[OPT_LIMIT]; /* options given on the command line */
+};
+
+/* The closest candidate to a mistyped word, within distance 2. */
+struct tc_cli_suggest {
+	const char *best;
+	unsigned dist;
+	bool tie;
+};
+
+/* Weigh candidate against typed[0..len). */
+void tc_cli_suggest_try(struct tc_cli_suggest *s, const char *typed, size_t len,
+			const char *candidate);
+/* The closest candidate, or NULL (none close, or a tie). */
+const char *tc_cli_suggest_result(const struct tc_cli_suggest *s);
+
+/* Refuse arg as an unknown option of verb, suggesting the closest one. */
+int tc_cli_unknown_option(struct tc_error *err, enum tc_verb verb, const char *arg);
+
+/* s is a path (absolute when asked) of at most TC_PATH_MAX - 1 bytes; else
+ * "WHO: expected [an absolute] WHAT, got 'S'". */
+int tc_cli_path_check(const char *who, const char *what, const char *s, bool absolute,
+		      struct tc_error *err);
+
+/* The options of verb, from argv[*i] on. Stops at the first argument that
+ * is not a toolcell option (after "--": the one after it) and leaves *i
+ * there. Sets *ret_help on --help. */
+int tc_cli_parse_options(struct cli_parse *p, enum tc_verb verb, int argc, char **argv, int *i,
+			 bool *ret_help);
+
+/* The TOOLCELL_* settings, for what the command line left unset: each
+ * means its option, for every verb that takes that option. */
+int tc_cli_env_settings(struct cli_parse *p, enum tc_verb verb, char *const *envp);
 
 #endif

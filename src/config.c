@@ -1,10 +1,13 @@
-/* The table of resource limits (names, options, units, accepted ranges)
- * and the pure parsers that the policy and the command line share for
+/* The table of resource limits (names, options, units, accepted ranges,
+ * built-in defaults), how their values are written for people, and the
+ * pure parsers that the policy and the command line share for
  * sizes, durations and CPU counts; also frees a struct tc_config. Numbers
  * are parsed digit by digit in exact integer arithmetic, never with strtod,
  * so no locale can make "1,5" mean 1.5 and no binary fraction can turn
  * "0.1" into 0.1000000000000000055. Runs in the parent before clone. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "toolcell/config.h"
@@ -16,26 +19,85 @@
 #define TIB (UINT64_C(1) << 40)
 
 /* The ranges are sanity bounds, not advice: a policy chooses its own
- * defaults and ceilings inside them (policies/README.md lists them). */
+ * defaults and ceilings inside them (policies/README.md lists them). The
+ * last column is the built-in default, what a policy that omits the limit
+ * gets (the shipped default.json writes the same values; test_cli checks). */
 const struct tc_limit_info tc_limit_info[TC_LIMIT__MAX] = {
-	[TC_LIMIT_MEMORY] = { "memory", "--memory", TC_UNIT_BYTES, 4 * MIB, 64 * GIB },
-	[TC_LIMIT_CPUS] = { "cpus", "--cpus", TC_UNIT_MILLICPU, 10, 1024000 },
-	[TC_LIMIT_PIDS] = { "pids", "--pids", TC_UNIT_COUNT, 1, 65536 },
-	[TC_LIMIT_WALL] = { "timeout", "--timeout", TC_UNIT_MS, 1, 24 * 3600 * 1000 },
-	[TC_LIMIT_CPU_TIME] = { "cpu_time", "--cpu-time", TC_UNIT_MS, 1, 24 * 3600 * 1000 },
-	[TC_LIMIT_TMP] = { "tmp_size", "--tmp-size", TC_UNIT_BYTES, 4 * KIB, 64 * GIB },
-	[TC_LIMIT_TMP_INODES] = { "tmp_inodes", "--tmp-inodes", TC_UNIT_COUNT, 16, 1 << 20 },
-	[TC_LIMIT_SHM] = { "shm_size", "--shm-size", TC_UNIT_BYTES, 4 * KIB, 64 * GIB },
-	[TC_LIMIT_FILE_SIZE] = { "file_size", "--file-size", TC_UNIT_BYTES, 4 * KIB, TIB },
-	[TC_LIMIT_OPEN_FILES] = { "open_files", "--open-files", TC_UNIT_COUNT, 16, 65536 },
-	[TC_LIMIT_REQUEST] = { "request_size", "--request-size", TC_UNIT_BYTES, 4 * KIB, GIB },
-	[TC_LIMIT_STDOUT] = { "stdout_size", "--stdout-size", TC_UNIT_BYTES, 4 * KIB, GIB },
-	[TC_LIMIT_STDERR] = { "stderr_size", "--stderr-size", TC_UNIT_BYTES, 4 * KIB, GIB },
+	[TC_LIMIT_MEMORY] = { "memory", "--memory", TC_UNIT_BYTES, 4 * MIB, 64 * GIB, 256 * MIB },
+	[TC_LIMIT_CPUS] = { "cpus", "--cpus", TC_UNIT_MILLICPU, 10, 1024000, 1000 },
+	[TC_LIMIT_PIDS] = { "pids", "--pids", TC_UNIT_COUNT, 1, 65536, 64 },
+	[TC_LIMIT_WALL] = { "timeout", "--timeout", TC_UNIT_MS, 1, 24 * 3600 * 1000, 30 * 1000 },
+	[TC_LIMIT_CPU_TIME] = { "cpu_time", "--cpu-time", TC_UNIT_MS, 1, 24 * 3600 * 1000,
+				30 * 1000 },
+	[TC_LIMIT_TMP] = { "tmp_size", "--tmp-size", TC_UNIT_BYTES, 4 * KIB, 64 * GIB, 64 * MIB },
+	[TC_LIMIT_TMP_INODES] = { "tmp_inodes", "--tmp-inodes", TC_UNIT_COUNT, 16, 1 << 20, 4096 },
+	[TC_LIMIT_SHM] = { "shm_size", "--shm-size", TC_UNIT_BYTES, 4 * KIB, 64 * GIB, 16 * MIB },
+	[TC_LIMIT_FILE_SIZE] = { "file_size", "--file-size", TC_UNIT_BYTES, 4 * KIB, TIB,
+				 64 * MIB },
+	[TC_LIMIT_OPEN_FILES] = { "open_files", "--open-files", TC_UNIT_COUNT, 16, 65536, 256 },
+	[TC_LIMIT_REQUEST] = { "request_size", "--request-size", TC_UNIT_BYTES, 4 * KIB, GIB, MIB },
+	[TC_LIMIT_STDOUT] = { "stdout_size", "--stdout-size", TC_UNIT_BYTES, 4 * KIB, GIB, MIB },
+	[TC_LIMIT_STDERR] = { "stderr_size", "--stderr-size", TC_UNIT_BYTES, 4 * KIB, GIB,
+			      64 * KIB },
 	[TC_LIMIT_WORKSPACE] = { "workspace_size", "--workspace-size", TC_UNIT_BYTES, 4 * KIB,
-				 64 * GIB },
+				 64 * GIB, 64 * MIB },
 	[TC_LIMIT_WORKSPACE_FILES] = { "workspace_files", "--workspace-files", TC_UNIT_COUNT, 16,
-				       1 << 20 },
+				       1 << 20, 4096 },
 };
+
+const struct tc_unit_info tc_unit_info[] = {
+	[TC_UNIT_BYTES] = { "SIZE", "a size such as 256M", "a size such as \"256M\"", "" },
+	[TC_UNIT_COUNT] = { "N", "a whole number such as 64", "a whole number", "" },
+	[TC_UNIT_MS] = { "SECONDS", "seconds such as 30 or 0.5",
+			 "a number of seconds such as 30 or 0.25", " seconds" },
+	[TC_UNIT_MILLICPU] = { "CPUS", "a number of CPUs such as 1 or 0.5",
+			       "a number of CPUs such as 1 or 0.5", " CPUs" },
+};
+
+void tc_limit_format(enum tc_unit unit, uint64_t v, bool seconds_suffix, char *buf, size_t n)
+{
+	static const char units[] = "TGMK";
+	unsigned frac;
+	char f[4];
+	size_t i;
+
+	switch (unit) {
+	case TC_UNIT_BYTES:
+		for (i = 0; i < 4; i++) {
+			uint64_t m = UINT64_C(1) << (40 - 10 * i);
+
+			if (v && v % m == 0) {
+				snprintf(buf, n, "%" PRIu64 "%c", v / m, units[i]);
+				return;
+			}
+		}
+		snprintf(buf, n, "%" PRIu64, v);
+		return;
+	case TC_UNIT_COUNT:
+		snprintf(buf, n, "%" PRIu64, v);
+		return;
+	case TC_UNIT_MS:
+	case TC_UNIT_MILLICPU:
+		/* thousandths as a decimal, no trailing zeros: 1500 -> "1.5" */
+		frac = (unsigned)(v % 1000);
+		snprintf(f, sizeof(f), "%03u", frac);
+		for (i = 3; i > 0 && f[i - 1] == '0'; i--)
+			f[i - 1] = '\0';
+		snprintf(buf, n, "%" PRIu64 "%s%s%s", v / 1000, frac ? "." : "", f,
+			 unit == TC_UNIT_MS && seconds_suffix ? "s" : "");
+		return;
+	}
+}
+
+void tc_limit_range(enum tc_limit_id id, char *buf, size_t n)
+{
+	const struct tc_limit_info *li = &tc_limit_info[id];
+	char lo[32], hi[32];
+
+	tc_limit_format(li->unit, li->min, false, lo, sizeof(lo));
+	tc_limit_format(li->unit, li->max, false, hi, sizeof(hi));
+	snprintf(buf, n, "%s..%s%s", lo, hi, tc_unit_info[li->unit].range_unit);
+}
 
 void tc_config_release(struct tc_config *cfg)
 {

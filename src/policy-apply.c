@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "policy-internal.h"
 #include "policy.h"
 #include "util.h"
@@ -23,16 +24,16 @@ static int apply_limits(const struct tc_policy *p, const struct tc_overrides *o,
 		ret->limit[i] = p->limit[i];
 		if (!o->has[i])
 			continue;
-		format_value(li->unit, o->limit[i], asked, sizeof(asked));
+		tc_limit_format(li->unit, o->limit[i], true, asked, sizeof(asked));
 		if (o->limit[i] > p->limit_max[i]) {
-			format_value(li->unit, p->limit_max[i], bound, sizeof(bound));
+			tc_limit_format(li->unit, p->limit_max[i], true, bound, sizeof(bound));
 			return tc_error_set(
 				err, STAGE, EPERM,
 				"%s %s is above the policy's ceiling of %s (%s: max.%s)",
 				li->option, asked, bound, origin, li->name);
 		}
 		if (o->limit[i] < li->min) {
-			format_value(li->unit, li->min, bound, sizeof(bound));
+			tc_limit_format(li->unit, li->min, true, bound, sizeof(bound));
 			return tc_error_set(err, STAGE, EINVAL,
 					    "%s %s is below toolcell's minimum of %s", li->option,
 					    asked, bound);
@@ -148,7 +149,7 @@ static int env_put(struct tc_config *cfg, char *entry, struct tc_error *err)
 {
 	size_t i, name_len = (size_t)(strchr(entry, '=') - entry);
 
-	i = env_find(cfg->env, cfg->n_env, entry, name_len);
+	i = tc_env_find(cfg->env, cfg->n_env, entry, name_len);
 	if (i < cfg->n_env) {
 		free(cfg->env[i]);
 		cfg->env[i] = entry;
@@ -170,15 +171,12 @@ static int env_put(struct tc_config *cfg, char *entry, struct tc_error *err)
 static int env_pass(struct tc_config *cfg, char *const *envp, const char *name, const char *option,
 		    struct tc_error *err)
 {
-	size_t n = strlen(name);
+	const char *value = tc_env_get(envp, name);
 	char *entry;
 
-	for (; envp && *envp; envp++)
-		if (!strncmp(*envp, name, n) && (*envp)[n] == '=')
-			break;
-	if (!envp || !*envp)
+	if (!value)
 		return 0; /* not set here: skipped */
-	entry = env_entry(name, n, *envp + n + 1);
+	entry = tc_env_entry(name, strlen(name), value);
 	if (!entry)
 		return errno == E2BIG
 			       ? tc_error_set(err, STAGE, E2BIG,
@@ -204,10 +202,10 @@ static int apply_caller_env(const struct tc_overrides *o, char *const *envp, str
 		if (!eq)
 			return tc_error_set(err, STAGE, EINVAL, "--env %s: expected NAME=VALUE",
 					    show);
-		why = env_name_problem(s, (size_t)(eq - s));
+		why = tc_env_name_problem(s, (size_t)(eq - s));
 		if (why)
 			return tc_error_set(err, STAGE, EINVAL, "--env %s: the name %s", show, why);
-		entry = env_entry(s, (size_t)(eq - s), eq + 1);
+		entry = tc_env_entry(s, (size_t)(eq - s), eq + 1);
 		if (!entry)
 			return errno == E2BIG ? tc_error_set(err, STAGE, E2BIG,
 							     "--env %s: longer than %d bytes", show,
@@ -220,7 +218,7 @@ static int apply_caller_env(const struct tc_overrides *o, char *const *envp, str
 	for (i = 0; i < o->n_pass_env && i < TC_MAX_ENV; i++) {
 		s = o->pass_env[i];
 		shown(show, sizeof(show), s, SHOWN_STRING_MAX);
-		why = env_name_problem(s, strlen(s));
+		why = tc_env_name_problem(s, strlen(s));
 		if (why)
 			return tc_error_set(err, STAGE, EINVAL, "--pass-env %s: the name %s", show,
 					    why);

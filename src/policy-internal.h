@@ -48,15 +48,6 @@ bool json_add(cJSON *obj, const char *name, cJSON *item);
  * max characters with "..." appended. */
 void shown(char *out, size_t n, const char *s, size_t max);
 
-/* v in its unit's spelling: "256M", "4097", "64", "30s", "0.25s", "0.5". */
-void format_value(enum tc_unit unit, uint64_t v, char *buf, size_t n);
-
-/* The environment's rules (names, NAME=VALUE entries), shared by the
- * policy's env and the caller's --env. */
-const char *env_name_problem(const char *name, size_t len);
-char *env_entry(const char *name, size_t name_len, const char *value);
-size_t env_find(char *const *env, size_t n, const char *name, size_t name_len);
-
 /* path is root or beneath it, by text ("/a/b" is beneath "/a", "/ab" is not) */
 bool at_or_beneath(const char *path, const char *root);
 

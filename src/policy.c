@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "env.h"
 #include "json.h"
 #include "policy-internal.h"
 #include "policy.h"
@@ -24,25 +25,6 @@
 #define UID_RANGE_START	  UINT32_C(1879048192)
 #define UID_RANGE_COUNT	  UINT32_C(65536)
 #define UID_RANGE_END_MAX UINT64_C(4294967294) /* start + count; (uid_t)-1 is never valid */
-
-/* Built-in defaults: what a policy that omits a limit gets. */
-static const uint64_t limit_default[TC_LIMIT__MAX] = {
-	[TC_LIMIT_MEMORY] = UINT64_C(256) << 20,
-	[TC_LIMIT_CPUS] = 1000,
-	[TC_LIMIT_PIDS] = 64,
-	[TC_LIMIT_WALL] = 30 * 1000,
-	[TC_LIMIT_CPU_TIME] = 30 * 1000,
-	[TC_LIMIT_TMP] = UINT64_C(64) << 20,
-	[TC_LIMIT_TMP_INODES] = 4096,
-	[TC_LIMIT_SHM] = UINT64_C(16) << 20,
-	[TC_LIMIT_FILE_SIZE] = UINT64_C(64) << 20,
-	[TC_LIMIT_OPEN_FILES] = 256,
-	[TC_LIMIT_REQUEST] = UINT64_C(1) << 20,
-	[TC_LIMIT_STDOUT] = UINT64_C(1) << 20,
-	[TC_LIMIT_STDERR] = UINT64_C(64) << 10,
-	[TC_LIMIT_WORKSPACE] = UINT64_C(64) << 20,
-	[TC_LIMIT_WORKSPACE_FILES] = 4096,
-};
 
 enum top_key {
 	K_VERSION,
@@ -176,40 +158,6 @@ void path_key(char *buf, size_t n, const char *parent, const char *key)
 		snprintf(buf, n, "%s", k);
 }
 
-/* v in its unit's spelling: "256M", "4097", "64", "30s", "0.25s", "0.5". */
-void format_value(enum tc_unit unit, uint64_t v, char *buf, size_t n)
-{
-	static const char units[] = "TGMK";
-	unsigned frac;
-	size_t i;
-	char f[4];
-
-	switch (unit) {
-	case TC_UNIT_BYTES:
-		for (i = 0; i < 4; i++) {
-			uint64_t m = UINT64_C(1) << (40 - 10 * i);
-			if (v && v % m == 0) {
-				snprintf(buf, n, "%" PRIu64 "%c", v / m, units[i]);
-				return;
-			}
-		}
-		snprintf(buf, n, "%" PRIu64, v);
-		return;
-	case TC_UNIT_COUNT:
-		snprintf(buf, n, "%" PRIu64, v);
-		return;
-	case TC_UNIT_MS:
-	case TC_UNIT_MILLICPU:
-		frac = (unsigned)(v % 1000);
-		snprintf(f, sizeof(f), "%03u", frac);
-		for (i = 3; i > 0 && f[i - 1] == '0'; i--)
-			f[i - 1] = '\0';
-		snprintf(buf, n, "%" PRIu64 "%s%s%s", v / 1000, frac ? "." : "", f,
-			 unit == TC_UNIT_MS ? "s" : "");
-		return;
-	}
-}
-
 /* The strict scan (json.h) before cJSON sees the bytes: no NUL byte, valid
  * UTF-8, no BOM, RFC 8259 syntax (no leading zeros, no raw control
  * characters in strings, no lone surrogate escapes), no "\u0000" escape
@@ -331,42 +279,26 @@ static int limit_value(const struct parse_ctx *c, const char *path, enum tc_limi
 {
 	const struct tc_limit_info *li = &tc_limit_info[id];
 	char got[SHOWN_STRING_MAX + 8], bound[32];
-	const char *what = NULL;
-	int r = -EINVAL;
+	int r;
 
-	switch (li->unit) {
-	case TC_UNIT_BYTES:
-		if (cJSON_IsString(v))
-			r = tc_parse_size(v->valuestring, ret);
-		else
-			r = number_whole(v, ret);
-		what = "a size such as \"256M\"";
-		break;
-	case TC_UNIT_COUNT:
+	if (li->unit == TC_UNIT_BYTES && cJSON_IsString(v))
+		r = tc_parse_size(v->valuestring, ret);
+	else if (li->unit == TC_UNIT_BYTES || li->unit == TC_UNIT_COUNT)
 		r = number_whole(v, ret);
-		what = "a whole number";
-		break;
-	case TC_UNIT_MS:
+	else
 		r = number_thousandths(v, ret);
-		what = "a number of seconds such as 30 or 0.25";
-		break;
-	case TC_UNIT_MILLICPU:
-		r = number_thousandths(v, ret);
-		what = "a number of CPUs such as 1 or 0.5";
-		break;
-	}
 	if (r == -EINVAL)
-		return expect(c, path, what, v);
+		return expect(c, path, tc_unit_info[li->unit].policy_value, v);
 	if (r == 0)
-		format_value(li->unit, *ret, got, sizeof(got));
+		tc_limit_format(li->unit, *ret, true, got, sizeof(got));
 	else
 		describe(v, got, sizeof(got));
 	if (r < 0 || *ret > li->max) {
-		format_value(li->unit, li->max, bound, sizeof(bound));
+		tc_limit_format(li->unit, li->max, true, bound, sizeof(bound));
 		return perr(c, path, "%s is above toolcell's maximum of %s", got, bound);
 	}
 	if (*ret < li->min) {
-		format_value(li->unit, li->min, bound, sizeof(bound));
+		tc_limit_format(li->unit, li->min, true, bound, sizeof(bound));
 		return perr(c, path, "%s is below toolcell's minimum of %s", got, bound);
 	}
 	return 0;
@@ -409,53 +341,6 @@ static int parse_bool(const struct parse_ctx *c, const char *path, const cJSON *
 	return 0;
 }
 
-/* NULL when name may be set in the tool's environment, else why not. */
-const char *env_name_problem(const char *name, size_t len)
-{
-	size_t i;
-
-	if (len == 0 || (name[0] >= '0' && name[0] <= '9'))
-		return "is not a variable name ([A-Za-z_][A-Za-z0-9_]*)";
-	for (i = 0; i < len; i++)
-		if (!(name[i] == '_' || (name[i] >= '0' && name[i] <= '9') ||
-		      (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z')))
-			return "is not a variable name ([A-Za-z_][A-Za-z0-9_]*)";
-	if (len >= 9 && !memcmp(name, "TOOLCELL_", 9))
-		return "starts with TOOLCELL_: toolcell's own settings are never passed to the tool";
-	return NULL;
-}
-
-char *env_entry(const char *name, size_t name_len, const char *value)
-{
-	size_t vlen = strlen(value);
-	char *e;
-
-	if (name_len + 1 + vlen > TC_ENV_ENTRY_MAX) {
-		errno = E2BIG;
-		return NULL;
-	}
-	e = malloc(name_len + vlen + 2);
-	if (!e) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	memcpy(e, name, name_len);
-	e[name_len] = '=';
-	memcpy(e + name_len + 1, value, vlen + 1);
-	return e;
-}
-
-/* Index of the entry in env[0..n) that sets name, or n. */
-size_t env_find(char *const *env, size_t n, const char *name, size_t name_len)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strncmp(env[i], name, name_len) && env[i][name_len] == '=')
-			break;
-	return i;
-}
-
 static int parse_env(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
 {
 	char sub[KEY_PATH_MAX];
@@ -473,14 +358,14 @@ static int parse_env(const struct parse_ctx *c, const cJSON *obj, struct tc_poli
 	{
 		path_key(sub, sizeof(sub), "env", it->string);
 		len = strlen(it->string);
-		why = env_name_problem(it->string, len);
+		why = tc_env_name_problem(it->string, len);
 		if (why)
 			return perr(c, sub, "%s", why);
 		if (!cJSON_IsString(it))
 			return expect(c, sub, "a string", it);
-		if (env_find(p->env, p->n_env, it->string, len) < p->n_env)
+		if (tc_env_find(p->env, p->n_env, it->string, len) < p->n_env)
 			return perr(c, sub, "duplicate key");
-		p->env[p->n_env] = env_entry(it->string, len, it->valuestring);
+		p->env[p->n_env] = tc_env_entry(it->string, len, it->valuestring);
 		if (!p->env[p->n_env])
 			return errno == E2BIG ? perr(c, sub, "NAME=VALUE is longer than %d bytes",
 						     TC_ENV_ENTRY_MAX)
@@ -509,7 +394,7 @@ static int parse_pass_env(const struct parse_ctx *c, const cJSON *arr, struct tc
 		snprintf(sub, sizeof(sub), "pass_env[%zu]", p->n_pass_env);
 		if (!cJSON_IsString(it))
 			return expect(c, sub, "a variable name", it);
-		why = env_name_problem(it->valuestring, strlen(it->valuestring));
+		why = tc_env_name_problem(it->valuestring, strlen(it->valuestring));
 		if (why)
 			return expect(c, sub, "a variable name that is not TOOLCELL_*", it);
 		for (i = 0; i < p->n_pass_env; i++)
@@ -759,7 +644,8 @@ static int parse_all_limits(const struct parse_ctx *c, const cJSON *limits, cons
 	size_t i;
 	int r;
 
-	memcpy(p->limit, limit_default, sizeof(p->limit));
+	for (i = 0; i < TC_LIMIT__MAX; i++)
+		p->limit[i] = tc_limit_info[i].def;
 	if (limits && (r = parse_limits(c, limits, "limits", p->limit, set)) < 0)
 		return r;
 	if (max && (r = parse_limits(c, max, "max", p->limit_max, max_set)) < 0)
@@ -770,8 +656,8 @@ static int parse_all_limits(const struct parse_ctx *c, const cJSON *limits, cons
 			p->limit_max[i] = p->limit[i];
 		if (p->limit_max[i] >= p->limit[i])
 			continue;
-		format_value(li->unit, p->limit_max[i], a, sizeof(a));
-		format_value(li->unit, p->limit[i], b, sizeof(b));
+		tc_limit_format(li->unit, p->limit_max[i], true, a, sizeof(a));
+		tc_limit_format(li->unit, p->limit[i], true, b, sizeof(b));
 		path_key(sub, sizeof(sub), "max", li->name);
 		return perr(c, sub,
 			    "%s is below the limit of %s (limits.%s%s); a ceiling cannot be lower",
@@ -1038,7 +924,7 @@ static cJSON *limit_to_json(enum tc_limit_id id, uint64_t v)
 	case TC_UNIT_BYTES:
 		if (v % 1024)
 			return cJSON_CreateNumber((double)v);
-		format_value(TC_UNIT_BYTES, v, buf, sizeof(buf));
+		tc_limit_format(TC_UNIT_BYTES, v, true, buf, sizeof(buf));
 		return cJSON_CreateString(buf);
 	case TC_UNIT_COUNT:
 		return cJSON_CreateNumber((double)v);

@@ -66,10 +66,22 @@ struct tc_limit_info {
 	const char *option; /* command-line option, e.g. "--memory", or NULL */
 	enum tc_unit unit;
 	uint64_t min, max; /* accepted range, in the stored unit */
+	uint64_t def;	   /* what a policy that omits the limit gets */
 };
 
 /* Indexed by enum tc_limit_id. Defined in config.c. */
 extern const struct tc_limit_info tc_limit_info[TC_LIMIT__MAX];
+
+/* How each unit is spelled for people. */
+struct tc_unit_info {
+	const char *metavar;	  /* in --help: SIZE, N, SECONDS, CPUS */
+	const char *expected;	  /* what the command line wanted: "a size such as 256M" */
+	const char *policy_value; /* what a policy file wanted: "a size such as \"256M\"" */
+	const char *range_unit;	  /* after a range: "", " seconds", " CPUs" */
+};
+
+/* Indexed by enum tc_unit. Defined in config.c. */
+extern const struct tc_unit_info tc_unit_info[];
 
 struct tc_bind {
 	char *host;   /* absolute host path, as given (resolved at run time) */
@@ -139,5 +151,15 @@ int tc_parse_seconds_ms(const char *s, uint64_t *ret_ms);
 
 /* Parse CPUs ("1", "0.5", "2.25") into thousandths. */
 int tc_parse_millicpus(const char *s, uint64_t *ret);
+
+/* A stored limit value the way a person writes it: "256M", "4097", "64",
+ * "0.5"; a duration in seconds, "30s" or "0.25s" with seconds_suffix, else
+ * "30" or "0.25". The policy's messages, --help and the man page all use
+ * it, so they read alike. */
+void tc_limit_format(enum tc_unit unit, uint64_t v, bool seconds_suffix, char *buf, size_t n);
+
+/* The accepted range of limit id: "1M..16G", "0.001..86400 seconds",
+ * "0.01..64 CPUs", "1..65536". */
+void tc_limit_range(enum tc_limit_id id, char *buf, size_t n);
 
 #endif
