@@ -259,217 +259,192 @@ static void help_overview(struct help_buf *b)
 		  help_exit_relay, help_exit_call);
 }
 
-static void help_run(struct help_buf *b)
-{
-	hb_printf(b, "Usage: toolcell run [OPTIONS] [--] PROGRAM [ARGS...]\n"
-		     "\n"
-		     "Run PROGRAM in a new sandbox as if it were run directly: its stdin,\n"
-		     "stdout and stderr are relayed (stdout and stderr with size caps) and its\n"
-		     "exit status is toolcell's. PROGRAM is looked up inside the sandbox (the\n"
-		     "rootfs), not on the host. The first argument that is not an option, or\n"
-		     "whatever follows \"--\", is PROGRAM; everything after it goes to PROGRAM\n"
-		     "untouched. toolcell prints nothing of its own on stdout.\n"
-		     "\n");
-	help_env(b, TC_VERB_RUN);
-	help_options(b, TC_VERB_RUN);
-	hb_printf(b, "\n%s", help_exit_relay);
-}
+static const char help_exit_session[] =
+	"Exit status: 0 when the session ended (shutdown or EOF); 125 when an\n"
+	"option or the policy is refused (before any request is read).\n";
 
-static void help_python(struct help_buf *b)
-{
-	hb_printf(b, "Usage: toolcell python [OPTIONS] [--] [PYTHON3-ARGS...]\n"
-		     "\n"
-		     "A drop-in for python3: 'toolcell python SCRIPT.py ARGS' behaves as\n"
-		     "'python3 SCRIPT.py ARGS' would, inside the sandbox, with the same\n"
-		     "output and exit codes (a missing script is python's own message and exit\n"
-		     "2). toolcell's options come first; the first argument that is not one of\n"
-		     "them (SCRIPT.py, -c, -m, -u, -, --version, ...), or whatever follows\n"
-		     "\"--\", starts python3's command line, passed on untouched. With nothing\n"
-		     "after the options, python3 reads its program from stdin.\n"
-		     "  toolcell python --help      this text\n"
-		     "  toolcell python -h          python3's help (so is: -- --help)\n"
-		     "  toolcell python --version   python3's version ('toolcell version' for\n"
-		     "                              toolcell's)\n"
-		     "A mistyped toolcell option (--memroy) is refused, not given to python3.\n"
-		     "\n"
-		     "The script (the first python3 argument that names a file; none with -c,\n"
-		     "-m or -) is seen through a bind that already covers it, else bound\n"
-		     "read-only at its absolute path (its folder with --script-dir). A path\n"
-		     "with a symbolic link in it, or inside /usr, /etc or the sandbox's own\n"
-		     "/tmp itself, is refused (exit 125). The working directory stays the\n"
-		     "caller's when it lies inside a bound path (see below).\n"
-		     "PYTHONPYCACHEPREFIX points into /tmp, so bytecode never lands next to\n"
-		     "the script and -m py_compile works on a read-only bind. toolcell prints\n"
-		     "nothing of its own on stdout.\n"
-		     "\n");
-	help_env(b, TC_VERB_PYTHON);
-	help_options(b, TC_VERB_PYTHON);
-	hb_printf(b, "\n%s", help_exit_relay);
-}
+static const char help_exit_check[] =
+	"Exit status: 0 when the policy can run on this host; 125 when it\n"
+	"cannot, or the policy is invalid (the reason on stderr).\n";
 
-static void help_call(struct help_buf *b)
-{
-	hb_printf(b,
-		  "Usage: toolcell call [OPTIONS] [--] TOOL.py  < request.json\n"
-		  "\n"
-		  "Run the Python tool TOOL.py once on one JSON request and print one JSON\n"
-		  "envelope on stdout. Nothing follows TOOL.py: the request comes on stdin.\n"
-		  "\n"
-		  "The request: exactly one JSON value, at most the %s limit in\n"
-		  "bytes, nested at most %d deep, valid UTF-8, no duplicate keys; anything\n"
-		  "else is refused before a sandbox is built.\n"
-		  "\n"
-		  "The tool: if TOOL.py defines a top-level run(args), or else default(args)\n"
-		  "(found by reading its source, not by importing it), it is imported and\n"
-		  "that function is called with the request; a return value that is not\n"
-		  "already {\"ok\": ...} becomes \"data\", an exception becomes an error\n"
-		  "named by its Python type with its message, and a stray print() goes to\n"
-		  "stderr. Otherwise TOOL.py runs as a script that reads the request on\n"
-		  "stdin and prints one JSON document. A SyntaxError in TOOL.py is an\n"
-		  "error of type SyntaxError whose message names the line.\n"
-		  "\n"
-		  "The envelope, always exactly one JSON document:\n"
-		  "  {\"ok\": true, \"data\": ..., \"meta\": {...}}\n"
-		  "  {\"ok\": false, \"error\": {\"type\": \"...\", \"message\": \"...\",\n"
-		  "   \"source\": \"tool\" or \"toolcell\"}, \"meta\": {...}}\n"
-		  "toolcell builds \"meta\" (a subset of the record) and every \"source\":\n"
-		  "\"toolcell\" error (BadRequest, Timeout, MemoryLimit, OutputLimit,\n"
-		  "InvalidResponse, SyscallDenied, SandboxError) from its own observations;\n"
-		  "whatever the tool claims is \"source\": \"tool\". The tool's response is\n"
-		  "held to the request's limits, and \"data\" is passed on byte for byte.\n"
-		  "\n",
-		  tc_limit_info[TC_LIMIT_REQUEST].option ? tc_limit_info[TC_LIMIT_REQUEST].option
-							 : "request",
-		  TC_JSON_DEPTH_MAX);
-	help_env(b, TC_VERB_CALL);
-	help_options(b, TC_VERB_CALL);
-	hb_printf(b, "\n%s", help_exit_call);
-}
+/* A command's own text, then (for a command with options) its options,
+ * variables and exit status. */
+struct help_page {
+	const char *text;
+	const char *exit_status; /* NULL: the text says it */
+};
 
-static void help_session(struct help_buf *b)
-{
-	hb_printf(b, "Usage: toolcell session [OPTIONS] < requests.jsonl\n"
-		     "\n"
-		     "One long-lived sandbox for an agent: Python state (variables,\n"
-		     "functions, classes, imports) lives from one request to the next. One\n"
-		     "JSON object per line on stdin, one answer per line on stdout, in order:\n"
-		     "  {\"id\": ID, \"code\": \"...\", \"globals\": {...}, \"return_globals\":\n"
-		     "   [\"name\"], \"timeout_s\": S, \"input_files\": {\"name\": \"BASE64\"},\n"
-		     "   \"output_files\": [\"name\"]}   run code (only \"code\" is needed)\n"
-		     "  {\"id\": ID, \"op\": \"reset\"}     a fresh sandbox, state cleared\n"
-		     "  {\"id\": ID, \"op\": \"shutdown\"}  end the session (so does EOF)\n"
-		     "An answer: {\"id\", \"success\", \"stdout\", \"stderr\", \"globals\",\n"
-		     "\"exception\": {\"type\", \"message\", \"traceback\"} or null,\n"
-		     "\"output_files\": {\"name\": \"BASE64\" or null}, \"timed_out\",\n"
-		     "\"duration_s\", \"state_lost\"}. toolcell, not the code, sets \"id\" (the\n"
-		     "request's, byte for byte), \"timed_out\", \"duration_s\" and\n"
-		     "\"state_lost\", and passes on only the answer to the request it sent.\n"
-		     "\n"
-		     "--timeout is each request's limit (\"timeout_s\" may lower it). A\n"
-		     "request past it ends the sandbox: the answer says \"timed_out\": true and\n"
-		     "the next request runs in a fresh sandbox with \"state_lost\": true (so\n"
-		     "after a memory limit or any other end). The other limits hold for the\n"
-		     "whole session; the sandbox itself ends after 24 hours. Files are read\n"
-		     "and written in the working directory (/workspace, else /tmp). Imports:\n"
-		     "only the policy's session.allowed_imports and --allow-import (none by\n"
-		     "default); session.default_imports and --default-import are imported\n"
-		     "before the first request, and one that fails (ModuleNotFoundError)\n"
-		     "answers every request with that exception. A \"timeout_s\" above\n"
-		     "--timeout runs with --timeout, and the answer says\n"
-		     "\"timeout_clamped_to\": SECONDS. A bad\n"
-		     "request is answered with exception type \"BadRequest\"; toolcell's own\n"
-		     "types: Timeout, MemoryLimit, PidsLimit, OutputLimit, SyscallDenied,\n"
-		     "SandboxExited, SandboxError, InvalidResponse.\n"
-		     "\n");
-	help_env(b, TC_VERB_SESSION);
-	help_options(b, TC_VERB_SESSION);
-	hb_printf(b, "\nExit status: 0 when the session ended (shutdown or EOF); 125 when an\n"
-		     "option or the policy is refused (before any request is read).\n");
-}
+/* A number in the text; clang-format is off around those lines, as it
+ * cannot lay out a macro between string literals. */
+#define CLI_STR_(x) #x
+#define CLI_STR(x)  CLI_STR_(x)
 
-static void help_check(struct help_buf *b)
-{
-	hb_printf(b, "Usage: toolcell check [--policy FILE] [--cgroup-parent DIR]\n"
-		     "\n"
-		     "Report what isolation this host can give (namespaces, seccomp,\n"
-		     "landlock, cgroup v2 delegation), one line each; whether the host\n"
-		     "meets the policy's \"require\" (cgroup v2, a Landlock ABI); then run\n"
-		     "python3 in a real sandbox under the policy, and give a verdict.\n"
-		     "\n"
-		     "Options:\n");
-	help_opt_rows(b, TC_VERB_CHECK);
-	hb_printf(b, "\n");
-	help_env(b, TC_VERB_CHECK);
-	hb_printf(b, "Exit status: 0 when the policy can run on this host; 125 when it\n"
-		     "cannot, or the policy is invalid (the reason on stderr).\n");
-}
+static const struct help_page help_pages[TC_VERB_HELP + 1] = {
+	[TC_VERB_RUN] = { "Usage: toolcell run [OPTIONS] [--] PROGRAM [ARGS...]\n"
+			  "\n"
+			  "Run PROGRAM in a new sandbox as if it were run directly: its stdin,\n"
+			  "stdout and stderr are relayed (stdout and stderr with size caps) and its\n"
+			  "exit status is toolcell's. PROGRAM is looked up inside the sandbox (the\n"
+			  "rootfs), not on the host. The first argument that is not an option, or\n"
+			  "whatever follows \"--\", is PROGRAM; everything after it goes to PROGRAM\n"
+			  "untouched. toolcell prints nothing of its own on stdout.\n"
+			  "\n",
+			  help_exit_relay },
+	[TC_VERB_PYTHON] = { "Usage: toolcell python [OPTIONS] [--] [PYTHON3-ARGS...]\n"
+			     "\n"
+			     "A drop-in for python3: 'toolcell python SCRIPT.py ARGS' behaves as\n"
+			     "'python3 SCRIPT.py ARGS' would, inside the sandbox, with the same\n"
+			     "output and exit codes (a missing script is python's own message and exit\n"
+			     "2). toolcell's options come first; the first argument that is not one of\n"
+			     "them (SCRIPT.py, -c, -m, -u, -, --version, ...), or whatever follows\n"
+			     "\"--\", starts python3's command line, passed on untouched. With nothing\n"
+			     "after the options, python3 reads its program from stdin.\n"
+			     "  toolcell python --help      this text\n"
+			     "  toolcell python -h          python3's help (so is: -- --help)\n"
+			     "  toolcell python --version   python3's version ('toolcell version' for\n"
+			     "                              toolcell's)\n"
+			     "A mistyped toolcell option (--memroy) is refused, not given to python3.\n"
+			     "\n"
+			     "The script (the first python3 argument that names a file; none with -c,\n"
+			     "-m or -) is seen through a bind that already covers it, else bound\n"
+			     "read-only at its absolute path (its folder with --script-dir). A path\n"
+			     "with a symbolic link in it, or inside /usr, /etc or the sandbox's own\n"
+			     "/tmp itself, is refused (exit 125). The working directory stays the\n"
+			     "caller's when it lies inside a bound path (see below).\n"
+			     "PYTHONPYCACHEPREFIX points into /tmp, so bytecode never lands next to\n"
+			     "the script and -m py_compile works on a read-only bind. toolcell prints\n"
+			     "nothing of its own on stdout.\n"
+			     "\n",
+			     help_exit_relay },
+	/* clang-format off */
+	[TC_VERB_CALL] = { "Usage: toolcell call [OPTIONS] [--] TOOL.py  < request.json\n"
+		"\n"
+		"Run the Python tool TOOL.py once on one JSON request and print one JSON\n"
+		"envelope on stdout. Nothing follows TOOL.py: the request comes on stdin.\n"
+		"\n"
+		"The request: exactly one JSON value, at most the --request-size limit in\n"
+		"bytes, nested at most " CLI_STR(TC_JSON_DEPTH_MAX) " deep, valid UTF-8, no duplicate keys; anything\n"
+		"else is refused before a sandbox is built.\n"
+		"\n"
+		"The tool: if TOOL.py defines a top-level run(args), or else default(args)\n"
+		"(found by reading its source, not by importing it), it is imported and\n"
+		"that function is called with the request; a return value that is not\n"
+		"already {\"ok\": ...} becomes \"data\", an exception becomes an error\n"
+		"named by its Python type with its message, and a stray print() goes to\n"
+		"stderr. Otherwise TOOL.py runs as a script that reads the request on\n"
+		"stdin and prints one JSON document. A SyntaxError in TOOL.py is an\n"
+		"error of type SyntaxError whose message names the line.\n"
+		"\n"
+		"The envelope, always exactly one JSON document:\n"
+		"  {\"ok\": true, \"data\": ..., \"meta\": {...}}\n"
+		"  {\"ok\": false, \"error\": {\"type\": \"...\", \"message\": \"...\",\n"
+		"   \"source\": \"tool\" or \"toolcell\"}, \"meta\": {...}}\n"
+		"toolcell builds \"meta\" (a subset of the record) and every \"source\":\n"
+		"\"toolcell\" error (BadRequest, Timeout, MemoryLimit, OutputLimit,\n"
+		"InvalidResponse, SyscallDenied, SandboxError) from its own observations;\n"
+		"whatever the tool claims is \"source\": \"tool\". The tool's response is\n"
+		"held to the request's limits, and \"data\" is passed on byte for byte.\n"
+		"\n",
+		help_exit_call },
+	/* clang-format on */
+	[TC_VERB_SESSION] = { "Usage: toolcell session [OPTIONS] < requests.jsonl\n"
+			      "\n"
+			      "One long-lived sandbox for an agent: Python state (variables,\n"
+			      "functions, classes, imports) lives from one request to the next. One\n"
+			      "JSON object per line on stdin, one answer per line on stdout, in order:\n"
+			      "  {\"id\": ID, \"code\": \"...\", \"globals\": {...}, \"return_globals\":\n"
+			      "   [\"name\"], \"timeout_s\": S, \"input_files\": {\"name\": \"BASE64\"},\n"
+			      "   \"output_files\": [\"name\"]}   run code (only \"code\" is needed)\n"
+			      "  {\"id\": ID, \"op\": \"reset\"}     a fresh sandbox, state cleared\n"
+			      "  {\"id\": ID, \"op\": \"shutdown\"}  end the session (so does EOF)\n"
+			      "An answer: {\"id\", \"success\", \"stdout\", \"stderr\", \"globals\",\n"
+			      "\"exception\": {\"type\", \"message\", \"traceback\"} or null,\n"
+			      "\"output_files\": {\"name\": \"BASE64\" or null}, \"timed_out\",\n"
+			      "\"duration_s\", \"state_lost\"}. toolcell, not the code, sets \"id\" (the\n"
+			      "request's, byte for byte), \"timed_out\", \"duration_s\" and\n"
+			      "\"state_lost\", and passes on only the answer to the request it sent.\n"
+			      "\n"
+			      "--timeout is each request's limit (\"timeout_s\" may lower it). A\n"
+			      "request past it ends the sandbox: the answer says \"timed_out\": true and\n"
+			      "the next request runs in a fresh sandbox with \"state_lost\": true (so\n"
+			      "after a memory limit or any other end). The other limits hold for the\n"
+			      "whole session; the sandbox itself ends after 24 hours. Files are read\n"
+			      "and written in the working directory (/workspace, else /tmp). Imports:\n"
+			      "only the policy's session.allowed_imports and --allow-import (none by\n"
+			      "default); session.default_imports and --default-import are imported\n"
+			      "before the first request, and one that fails (ModuleNotFoundError)\n"
+			      "answers every request with that exception. A \"timeout_s\" above\n"
+			      "--timeout runs with --timeout, and the answer says\n"
+			      "\"timeout_clamped_to\": SECONDS. A bad\n"
+			      "request is answered with exception type \"BadRequest\"; toolcell's own\n"
+			      "types: Timeout, MemoryLimit, PidsLimit, OutputLimit, SyscallDenied,\n"
+			      "SandboxExited, SandboxError, InvalidResponse.\n"
+			      "\n",
+			      help_exit_session },
+	[TC_VERB_CHECK] = { "Usage: toolcell check [--policy FILE] [--cgroup-parent DIR]\n"
+			    "\n"
+			    "Report what isolation this host can give (namespaces, seccomp,\n"
+			    "landlock, cgroup v2 delegation), one line each; whether the host\n"
+			    "meets the policy's \"require\" (cgroup v2, a Landlock ABI); then run\n"
+			    "python3 in a real sandbox under the policy, and give a verdict.\n"
+			    "\n",
+			    help_exit_check },
+	[TC_VERB_POLICY_CHECK] = { "Usage: toolcell policy check FILE\n"
+				   "\n"
+				   "Validate the policy FILE (unknown keys, wrong types and out-of-range\n"
+				   "values are refused) and print the effective policy, every default\n"
+				   "filled in, as JSON on stdout: itself a policy file that means the\n"
+				   "same. Its \"seccomp\" lists every system call the tool may make\n"
+				   "(\"allow\") and every one that ends it (\"kill\"). Each dangerous call\n"
+				   "the policy allows (one toolcell's default kills for) gets a warning\n"
+				   "line on stderr. The schema: policies/README.md.\n"
+				   "\n"
+				   "Exit status: 0 when the policy is valid, warnings or not; 125 when\n"
+				   "it is not (the reason, naming the key, on stderr).\n",
+				   NULL },
+	[TC_VERB_VERSION] = { "Usage: toolcell version\n"
+			      "       toolcell --version\n"
+			      "\n"
+			      "Print toolcell's version on stdout. Exit status 0.\n",
+			      NULL },
+	[TC_VERB_HELP] = { "Usage: toolcell help [COMMAND]\n"
+			   "       toolcell --help | -h\n"
+			   "       toolcell COMMAND --help\n"
+			   "\n"
+			   "Print the overview, or the help of COMMAND (run, python, call,\n"
+			   "session, check, policy check, version, help), on stdout. Exit\n"
+			   "status 0.\n",
+			   NULL },
+};
 
-static void help_policy_check(struct help_buf *b)
+/* The options and limits of a command that runs a sandbox (check: only its
+ * options), its variables, its exit status. */
+static void help_options_part(struct help_buf *b, enum tc_verb verb, const char *exit_status)
 {
-	hb_printf(b, "Usage: toolcell policy check FILE\n"
-		     "\n"
-		     "Validate the policy FILE (unknown keys, wrong types and out-of-range\n"
-		     "values are refused) and print the effective policy, every default\n"
-		     "filled in, as JSON on stdout: itself a policy file that means the\n"
-		     "same. Its \"seccomp\" lists every system call the tool may make\n"
-		     "(\"allow\") and every one that ends it (\"kill\"). Each dangerous call\n"
-		     "the policy allows (one toolcell's default kills for) gets a warning\n"
-		     "line on stderr. The schema: policies/README.md.\n"
-		     "\n"
-		     "Exit status: 0 when the policy is valid, warnings or not; 125 when\n"
-		     "it is not (the reason, naming the key, on stderr).\n");
-}
-
-static void help_version(struct help_buf *b)
-{
-	hb_printf(b, "Usage: toolcell version\n"
-		     "       toolcell --version\n"
-		     "\n"
-		     "Print toolcell's version on stdout. Exit status 0.\n");
-}
-
-static void help_help(struct help_buf *b)
-{
-	hb_printf(b, "Usage: toolcell help [COMMAND]\n"
-		     "       toolcell --help | -h\n"
-		     "       toolcell COMMAND --help\n"
-		     "\n"
-		     "Print the overview, or the help of COMMAND (run, python, call,\n"
-		     "session, check, policy check, version, help), on stdout. Exit\n"
-		     "status 0.\n");
+	if (verb == TC_VERB_CHECK) {
+		hb_printf(b, "Options:\n");
+		help_opt_rows(b, TC_VERB_CHECK);
+		hb_printf(b, "\n");
+		help_env(b, TC_VERB_CHECK);
+		hb_printf(b, "%s", exit_status);
+		return;
+	}
+	help_env(b, verb);
+	help_options(b, verb);
+	hb_printf(b, "\n%s", exit_status);
 }
 
 static void help_build(struct help_buf *b, enum tc_verb verb)
 {
-	switch (verb) {
-	case TC_VERB_NONE:
+	const struct help_page *page = &help_pages[verb];
+
+	if (verb == TC_VERB_NONE) {
 		help_overview(b);
 		return;
-	case TC_VERB_RUN:
-		help_run(b);
-		return;
-	case TC_VERB_PYTHON:
-		help_python(b);
-		return;
-	case TC_VERB_CALL:
-		help_call(b);
-		return;
-	case TC_VERB_SESSION:
-		help_session(b);
-		return;
-	case TC_VERB_CHECK:
-		help_check(b);
-		return;
-	case TC_VERB_POLICY_CHECK:
-		help_policy_check(b);
-		return;
-	case TC_VERB_VERSION:
-		help_version(b);
-		return;
-	case TC_VERB_HELP:
-		help_help(b);
-		return;
 	}
+	hb_printf(b, "%s", page->text);
+	if (page->exit_status)
+		help_options_part(b, verb, page->exit_status);
 }
 
 const char *tc_cli_help(enum tc_verb verb)

@@ -138,46 +138,14 @@ int tc_cli_unknown_option(struct tc_error *err, enum tc_verb verb, const char *a
 			    tc_cli_verb_name(verb), SHOWN(arg), tc_cli_verb_name(verb));
 }
 
-/* Plain decimal digits, no sign, no spaces; -ERANGE past UINT64_MAX. */
-static int parse_u64(const char *s, uint64_t *ret)
-{
-	uint64_t v = 0;
-
-	if (!*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
-			return -ERANGE;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*ret = v;
-	return 0;
-}
-
 /* Parse s for limit id, as the option or variable who; range-checked. */
 static int limit_parse(enum tc_limit_id id, const char *who, const char *s, uint64_t *ret,
 		       struct tc_error *err)
 {
 	const struct tc_limit_info *li = &tc_limit_info[id];
 	uint64_t v = 0;
-	int r = -EINVAL;
+	int r = tc_unit_info[li->unit].parse(s, &v);
 
-	switch (li->unit) {
-	case TC_UNIT_BYTES:
-		r = tc_parse_size(s, &v);
-		break;
-	case TC_UNIT_MS:
-		r = tc_parse_seconds_ms(s, &v);
-		break;
-	case TC_UNIT_MILLICPU:
-		r = tc_parse_millicpus(s, &v);
-		break;
-	case TC_UNIT_COUNT:
-		r = parse_u64(s, &v);
-		break;
-	}
 	if (r == -ERANGE || (r >= 0 && (v < li->min || v > li->max))) {
 		char range[80];
 
@@ -315,7 +283,7 @@ static int result_fd_parse(const char *who, const char *s, int *ret, struct tc_e
 	static const char *const std_name[] = { "stdin", "stdout", "stderr" };
 	uint64_t v;
 
-	if (parse_u64(s, &v) < 0 || v > INT_MAX)
+	if (tc_parse_count(s, &v) < 0 || v > INT_MAX)
 		return tc_error_set(err, STAGE, EINVAL,
 				    "%s: expected a descriptor number such as 3, got '%s'", who,
 				    SHOWN(s));

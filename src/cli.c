@@ -85,9 +85,60 @@ static int too_many_args(struct cli_parse *p)
 	return 0;
 }
 
-/* run, python, call: options, then the program / python3's line / TOOL.py. */
-static int parse_sandbox(struct cli_parse *p, enum tc_verb verb, int argc, char **argv,
-			 char *const *envp)
+/* "VERB: unexpected argument 'ARG'WHY" */
+static int unexpected(struct cli_parse *p, enum tc_verb verb, const char *arg, const char *why)
+{
+	return tc_error_set(p->err, STAGE, EINVAL, "%s: unexpected argument '%s'%s",
+			    tc_cli_verb_name(verb), SHOWN(arg), why);
+}
+
+/* Whatever follows the options of run, python, call, session or check. */
+static int parse_arguments(struct cli_parse *p, enum tc_verb verb)
+{
+	struct tc_cli *cli = p->cli;
+
+	switch (verb) {
+	case TC_VERB_RUN:
+		if (cli->argc == 0)
+			return tc_error_set(
+				p->err, STAGE, EINVAL,
+				"run: missing PROGRAM (usage: toolcell run [OPTIONS] [--] PROGRAM [ARGS...])");
+		return too_many_args(p);
+	case TC_VERB_PYTHON:
+		cli->script_index = python_script_index(cli->argc, cli->argv);
+		return too_many_args(p);
+	case TC_VERB_CALL:
+		if (cli->argc == 0)
+			return tc_error_set(
+				p->err, STAGE, EINVAL,
+				"call: missing TOOL.py (usage: toolcell call [OPTIONS] TOOL.py < request.json)");
+		return cli->argc > 1 ? unexpected(p, verb, cli->argv[1],
+						  " after TOOL.py; the request comes on stdin")
+				     : 0;
+	case TC_VERB_SESSION:
+		return cli->argc > 0
+			       ? unexpected(p, verb, cli->argv[0],
+					    "; requests come on stdin, one JSON object per line")
+			       : 0;
+	case TC_VERB_CHECK:
+		if (cli->argc > 0)
+			return unexpected(p, verb, cli->argv[0],
+					  " (usage: toolcell check [--policy FILE])");
+		cli->argv = NULL;
+		return 0;
+	case TC_VERB_NONE:
+	case TC_VERB_POLICY_CHECK:
+	case TC_VERB_VERSION:
+	case TC_VERB_HELP:
+		break;
+	}
+	return 0;
+}
+
+/* run, python, call, session, check: options, then the program, python3's
+ * line, TOOL.py or nothing, then the TOOLCELL_* variables. */
+static int parse_with_options(struct cli_parse *p, enum tc_verb verb, int argc, char **argv,
+			      char *const *envp)
 {
 	struct tc_cli *cli = p->cli;
 	bool help = false;
@@ -103,66 +154,8 @@ static int parse_sandbox(struct cli_parse *p, enum tc_verb verb, int argc, char 
 	}
 	cli->argv = argv + i;
 	cli->argc = argc - i;
-	switch (verb) {
-	case TC_VERB_RUN:
-		if (cli->argc == 0)
-			return tc_error_set(
-				p->err, STAGE, EINVAL,
-				"run: missing PROGRAM (usage: toolcell run [OPTIONS] [--] PROGRAM [ARGS...])");
-		r = too_many_args(p);
-		return r < 0 ? r : tc_cli_env_settings(p, verb, envp);
-	case TC_VERB_PYTHON:
-		cli->script_index = python_script_index(cli->argc, cli->argv);
-		r = too_many_args(p);
-		return r < 0 ? r : tc_cli_env_settings(p, verb, envp);
-	case TC_VERB_CALL:
-		if (cli->argc == 0)
-			return tc_error_set(
-				p->err, STAGE, EINVAL,
-				"call: missing TOOL.py (usage: toolcell call [OPTIONS] TOOL.py < request.json)");
-		if (cli->argc > 1)
-			return tc_error_set(
-				p->err, STAGE, EINVAL,
-				"call: unexpected argument '%s' after TOOL.py; the request comes on stdin",
-				SHOWN(cli->argv[1]));
-		return tc_cli_env_settings(p, verb, envp);
-	case TC_VERB_SESSION:
-		if (cli->argc > 0)
-			return tc_error_set(
-				p->err, STAGE, EINVAL,
-				"session: unexpected argument '%s'; requests come on stdin, "
-				"one JSON object per line",
-				SHOWN(cli->argv[0]));
-		return tc_cli_env_settings(p, verb, envp);
-	case TC_VERB_NONE:
-	case TC_VERB_CHECK:
-	case TC_VERB_POLICY_CHECK:
-	case TC_VERB_VERSION:
-	case TC_VERB_HELP:
-		break;
-	}
-	return 0;
-}
-
-static int parse_check(struct cli_parse *p, int argc, char **argv, char *const *envp)
-{
-	bool help = false;
-	int i = 2, r;
-
-	r = tc_cli_parse_options(p, TC_VERB_CHECK, argc, argv, &i, &help);
-	if (r < 0)
-		return r;
-	if (help) {
-		p->cli->verb = TC_VERB_HELP;
-		p->cli->help_verb = TC_VERB_CHECK;
-		return 0;
-	}
-	if (i < argc)
-		return tc_error_set(
-			p->err, STAGE, EINVAL,
-			"check: unexpected argument '%s' (usage: toolcell check [--policy FILE])",
-			SHOWN(argv[i]));
-	return tc_cli_env_settings(p, TC_VERB_CHECK, envp);
+	r = parse_arguments(p, verb);
+	return r < 0 ? r : tc_cli_env_settings(p, verb, envp);
 }
 
 static bool is_help(const char *arg)
@@ -198,9 +191,7 @@ static int parse_policy(struct cli_parse *p, int argc, char **argv)
 			p->err, STAGE, EINVAL,
 			"policy check: missing FILE (usage: toolcell policy check FILE)");
 	if (i + 1 < argc)
-		return tc_error_set(p->err, STAGE, EINVAL,
-				    "policy check: unexpected argument '%s' after FILE",
-				    SHOWN(argv[i + 1]));
+		return unexpected(p, TC_VERB_POLICY_CHECK, argv[i + 1], " after FILE");
 	cli->argv = argv + i;
 	cli->argc = 1;
 	return tc_cli_path_check("policy check", "FILE", argv[i], false, p->err);
@@ -265,10 +256,7 @@ static int parse_help(struct cli_parse *p, int argc, char **argv)
 			i++;
 	}
 	if (i < argc)
-		return tc_error_set(
-			p->err, STAGE, EINVAL,
-			"help: unexpected argument '%s' (usage: toolcell help [COMMAND])",
-			SHOWN(argv[i]));
+		return unexpected(p, TC_VERB_HELP, argv[i], " (usage: toolcell help [COMMAND])");
 	return 0;
 }
 
@@ -281,8 +269,7 @@ static int parse_version(struct cli_parse *p, int argc, char **argv)
 		return 0;
 	}
 	if (argc > 2)
-		return tc_error_set(p->err, STAGE, EINVAL, "version: unexpected argument '%s'",
-				    SHOWN(argv[2]));
+		return unexpected(p, TC_VERB_VERSION, argv[2], "");
 	return 0;
 }
 
@@ -306,9 +293,8 @@ static int parse_verb(struct cli_parse *p, int argc, char **argv, char *const *e
 	case TC_VERB_PYTHON:
 	case TC_VERB_CALL:
 	case TC_VERB_SESSION:
-		return parse_sandbox(p, v->verb, argc, argv, envp);
 	case TC_VERB_CHECK:
-		return parse_check(p, argc, argv, envp);
+		return parse_with_options(p, v->verb, argc, argv, envp);
 	case TC_VERB_POLICY_CHECK:
 		return parse_policy(p, argc, argv);
 	case TC_VERB_VERSION:

@@ -1,7 +1,8 @@
-/* The command line: argv (and, for `python`, TOOLCELL_* variables) into a
- * struct tc_cli. Pure: no I/O beyond what the caller passes in, nothing
- * printed. Help texts live here too so `--help` and the parser cannot
- * drift apart. Runs in the parent before anything else. */
+/* The command line: argv (and the TOOLCELL_* variables) into a struct
+ * tc_cli, and the --help texts. Pure: no I/O beyond what the caller passes
+ * in, nothing printed. The parser (cli.c, cli-opts.c) and the help
+ * (cli-help.c) read one set of tables (cli-table.c), so they cannot drift
+ * apart. Runs in the parent before anything else. */
 #ifndef TOOLCELL_CLI_H
 #define TOOLCELL_CLI_H
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "toolcell/config.h"
+#include "bind.h"
 #include "util.h"
 
 #define KIB (UINT64_C(1) << 10)
@@ -46,12 +47,15 @@ const struct tc_limit_info tc_limit_info[TC_LIMIT__MAX] = {
 };
 
 const struct tc_unit_info tc_unit_info[] = {
-	[TC_UNIT_BYTES] = { "SIZE", "a size such as 256M", "a size such as \"256M\"", "" },
-	[TC_UNIT_COUNT] = { "N", "a whole number such as 64", "a whole number", "" },
+	[TC_UNIT_BYTES] = { "SIZE", "a size such as 256M", "a size such as \"256M\"", "",
+			    tc_parse_size },
+	[TC_UNIT_COUNT] = { "N", "a whole number such as 64", "a whole number", "",
+			    tc_parse_count },
 	[TC_UNIT_MS] = { "SECONDS", "seconds such as 30 or 0.5",
-			 "a number of seconds such as 30 or 0.25", " seconds" },
+			 "a number of seconds such as 30 or 0.25", " seconds",
+			 tc_parse_seconds_ms },
 	[TC_UNIT_MILLICPU] = { "CPUS", "a number of CPUs such as 1 or 0.5",
-			       "a number of CPUs such as 1 or 0.5", " CPUs" },
+			       "a number of CPUs such as 1 or 0.5", " CPUs", tc_parse_millicpus },
 };
 
 void tc_limit_format(enum tc_unit unit, uint64_t v, bool seconds_suffix, char *buf, size_t n)
@@ -101,23 +105,16 @@ void tc_limit_range(enum tc_limit_id id, char *buf, size_t n)
 
 void tc_config_release(struct tc_config *cfg)
 {
-	size_t i;
-
 	if (!cfg)
 		return;
-	for (i = 0; i < cfg->n_binds && i < TC_MAX_BINDS; i++) {
-		free(cfg->binds[i].host);
-		free(cfg->binds[i].inside);
-	}
-	for (i = 0; i < cfg->n_env && i < TC_MAX_ENV; i++)
-		free(cfg->env[i]);
+	tc_binds_free(cfg->binds, cfg->n_binds);
+	tc_free_each(cfg->env, cfg->n_env, TC_MAX_ENV);
 	free(cfg->workspace);
 	free(cfg->workspace_inside);
 	free(cfg->rootfs);
 	free(cfg->hostname);
 	free(cfg->cgroup_parent);
-	for (i = 0; i < cfg->n_programs && i < TC_MAX_PROGRAMS; i++)
-		free(cfg->programs[i]);
+	tc_free_each(cfg->programs, cfg->n_programs, TC_MAX_PROGRAMS);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -139,16 +136,16 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Parse [0-9]+(\.[0-9]+)? at *s and advance *s past it. No sign, no
- * exponent, no spaces; more than 9 significant fraction digits is -EINVAL
- * (trailing zeros beyond them are fine). */
+/* Parse [0-9]+(\.[0-9]+)? at *s (NULL: -EINVAL) and advance *s past it.
+ * No sign, no exponent, no spaces; more than 9 significant fraction digits
+ * is -EINVAL (trailing zeros beyond them are fine). */
 static int decimal_parse(const char **s, struct decimal *ret)
 {
 	const char *p = *s;
 
 	memset(ret, 0, sizeof(*ret));
 	ret->den = 1;
-	if (!is_digit(*p))
+	if (!p || !is_digit(*p))
 		return -EINVAL;
 	for (; is_digit(*p); p++)
 		if (__builtin_mul_overflow(ret->whole, 10, &ret->whole) ||
@@ -189,42 +186,21 @@ static int decimal_scale(const struct decimal *d, uint64_t mult, uint64_t *ret)
 
 int tc_parse_size(const char *s, uint64_t *ret_bytes)
 {
+	static const char units[] = "KkMmGgTt"; /* 1024^1, 1024^2, ... each way */
+	const char *unit;
 	struct decimal d;
 	uint64_t mult = 1;
-	int r;
+	int r = decimal_parse(&s, &d);
 
-	if (!s)
-		return -EINVAL;
-	r = decimal_parse(&s, &d);
 	if (r < 0)
 		return r;
-	switch (*s) {
-	case 'K':
-	case 'k':
-		mult = KIB;
-		break;
-	case 'M':
-	case 'm':
-		mult = MIB;
-		break;
-	case 'G':
-	case 'g':
-		mult = GIB;
-		break;
-	case 'T':
-	case 't':
-		mult = TIB;
-		break;
+	unit = *s ? strchr(units, *s) : NULL;
+	if (unit) {
+		mult = UINT64_C(1) << (10 * ((unit - units) / 2 + 1));
+		s += s[1] == 'i' && s[2] == 'B' ? 3 : 1;
 	}
-	if (mult > 1) {
-		s++;
-		if (s[0] == 'i' && s[1] == 'B')
-			s += 2;
-	}
-	if (*s)
-		return -EINVAL;
 	/* A fraction needs a unit: "1.5" bytes means nothing. */
-	if (mult == 1 && d.den > 1)
+	if (*s || (mult == 1 && d.den > 1))
 		return -EINVAL;
 	return decimal_scale(&d, mult, ret_bytes);
 }
@@ -233,18 +209,13 @@ int tc_parse_size(const char *s, uint64_t *ret_bytes)
 static int parse_scaled(const char *s, char suffix, uint64_t scale, uint64_t *ret)
 {
 	struct decimal d;
-	int r;
+	int r = decimal_parse(&s, &d);
 
-	if (!s)
-		return -EINVAL;
-	r = decimal_parse(&s, &d);
 	if (r < 0)
 		return r;
 	if (suffix && *s == suffix)
 		s++;
-	if (*s)
-		return -EINVAL;
-	return decimal_scale(&d, scale, ret);
+	return *s ? -EINVAL : decimal_scale(&d, scale, ret);
 }
 
 int tc_parse_seconds_ms(const char *s, uint64_t *ret_ms)
@@ -256,4 +227,21 @@ int tc_parse_seconds_ms(const char *s, uint64_t *ret_ms)
 int tc_parse_millicpus(const char *s, uint64_t *ret)
 {
 	return parse_scaled(s, 0, 1000, ret);
+}
+
+int tc_parse_count(const char *s, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (!is_digit(*s))
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*ret = v;
+	return 0;
 }

@@ -12,25 +12,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bind.h"
 #include "bindsrc.h"
 #include "child.h"
 #include "mount.h"
 #include "util.h"
-
-/* Host paths a bind must never expose, checked again after resolution. */
-static bool host_path_refused(const char *path)
-{
-	static const char *const under[] = { "/proc", "/sys", "/dev", "/run" };
-
-	if (strcmp(path, "/") == 0 || strcmp(path, "/home") == 0 || strcmp(path, "/root") == 0)
-		return true;
-	for (size_t i = 0; i < TC_ARRAY_SIZE(under); i++) {
-		size_t n = strlen(under[i]);
-		if (strncmp(path, under[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
-			return true;
-	}
-	return false;
-}
 
 int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *err)
 {
@@ -38,7 +24,7 @@ int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *e
 	struct stat st;
 	int r;
 
-	if (host_path_refused(path))
+	if (tc_bind_host_refused(path)) /* again, after resolution */
 		return tc_error_set(err, "mount", EPERM,
 				    "refusing to bind %s: it exposes the host's %s", path,
 				    strcmp(path, "/") == 0 ? "whole file system" : "system state");

@@ -65,7 +65,7 @@ static int bind_append(struct tc_config *cfg, const char *host, const char *insi
 	b->inside = strdup(inside);
 	b->writable = writable;
 	cfg->n_binds++;
-	return b->host && b->inside ? 0 : oom(err);
+	return b->host && b->inside ? 0 : tc_policy_oom(err);
 }
 
 static int apply_caller_bind(const struct tc_policy *p, const struct tc_bind *b, const char *origin,
@@ -80,8 +80,8 @@ static int apply_caller_bind(const struct tc_policy *p, const struct tc_bind *b,
 		return not_allowed(err, opt, origin, b->writable ? "bind" : "ro_bind");
 	if (!b->host)
 		return tc_error_set(err, STAGE, EINVAL, "%s: no host path", opt);
-	shown(h, sizeof(h), b->host, SHOWN_STRING_MAX);
-	shown(in, sizeof(in), inside, SHOWN_STRING_MAX);
+	tc_policy_shown(h, sizeof(h), b->host, SHOWN_STRING_MAX);
+	tc_policy_shown(in, sizeof(in), inside, SHOWN_STRING_MAX);
 	if (tc_bind_path_check(b->host, false, why, sizeof(why)) < 0)
 		return tc_error_set(err, STAGE, EINVAL, "%s %s: host path %s", opt, h, why);
 	if (tc_bind_path_check(inside, true, why, sizeof(why)) < 0)
@@ -118,18 +118,18 @@ static int apply_binds(const struct tc_policy *p, const struct tc_overrides *o, 
 	if (!p->allow_workspace)
 		return not_allowed(err, "--workspace", origin, "workspace");
 	if (tc_bind_path_check(o->workspace, false, why, sizeof(why)) < 0) {
-		shown(h, sizeof(h), o->workspace, SHOWN_STRING_MAX);
+		tc_policy_shown(h, sizeof(h), o->workspace, SHOWN_STRING_MAX);
 		return tc_error_set(err, STAGE, EINVAL, "--workspace %s: host path %s", h, why);
 	}
-	if (o->workspace_inside && strcmp(o->workspace_inside, WORKSPACE_INSIDE) &&
+	if (o->workspace_inside && strcmp(o->workspace_inside, TC_WORKSPACE_INSIDE) &&
 	    tc_bind_path_check(o->workspace_inside, true, why, sizeof(why)) < 0) {
-		shown(h, sizeof(h), o->workspace_inside, SHOWN_STRING_MAX);
+		tc_policy_shown(h, sizeof(h), o->workspace_inside, SHOWN_STRING_MAX);
 		return tc_error_set(err, STAGE, EINVAL, "--workspace ...:%s: inside path %s", h,
 				    why);
 	}
 	/* /tmp is the sandbox's own tmpfs, mounted after the workspace would be */
-	if (o->workspace_inside && at_or_beneath(o->workspace_inside, "/tmp")) {
-		shown(h, sizeof(h), o->workspace_inside, SHOWN_STRING_MAX);
+	if (o->workspace_inside && tc_path_at_or_beneath(o->workspace_inside, "/tmp")) {
+		tc_policy_shown(h, sizeof(h), o->workspace_inside, SHOWN_STRING_MAX);
 		return tc_error_set(err, STAGE, EINVAL,
 				    "--workspace ...:%s: inside path is beneath /tmp, the "
 				    "sandbox's own scratch tmpfs, where a workspace cannot show; "
@@ -139,8 +139,8 @@ static int apply_binds(const struct tc_policy *p, const struct tc_overrides *o, 
 	ret->workspace_on_success = p->workspace_on_success;
 	ret->workspace = strdup(o->workspace);
 	ret->workspace_inside =
-		strdup(o->workspace_inside ? o->workspace_inside : WORKSPACE_INSIDE);
-	return ret->workspace && ret->workspace_inside ? 0 : oom(err);
+		strdup(o->workspace_inside ? o->workspace_inside : TC_WORKSPACE_INSIDE);
+	return ret->workspace && ret->workspace_inside ? 0 : tc_policy_oom(err);
 }
 
 /* Set NAME=VALUE (entry, owned) in cfg: a later NAME replaces an earlier
@@ -182,7 +182,7 @@ static int env_pass(struct tc_config *cfg, char *const *envp, const char *name, 
 			       ? tc_error_set(err, STAGE, E2BIG,
 					      "%s %s: its value here is longer than %d bytes",
 					      option, name, TC_ENV_ENTRY_MAX)
-			       : oom(err);
+			       : tc_policy_oom(err);
 	return env_put(cfg, entry, err);
 }
 
@@ -198,7 +198,7 @@ static int apply_caller_env(const struct tc_overrides *o, char *const *envp, str
 	for (i = 0; i < o->n_env && i < TC_MAX_ENV; i++) {
 		s = o->env[i];
 		eq = strchr(s, '=');
-		shown(show, sizeof(show), s, SHOWN_STRING_MAX);
+		tc_policy_shown(show, sizeof(show), s, SHOWN_STRING_MAX);
 		if (!eq)
 			return tc_error_set(err, STAGE, EINVAL, "--env %s: expected NAME=VALUE",
 					    show);
@@ -210,14 +210,14 @@ static int apply_caller_env(const struct tc_overrides *o, char *const *envp, str
 			return errno == E2BIG ? tc_error_set(err, STAGE, E2BIG,
 							     "--env %s: longer than %d bytes", show,
 							     TC_ENV_ENTRY_MAX)
-					      : oom(err);
+					      : tc_policy_oom(err);
 		r = env_put(ret, entry, err);
 		if (r < 0)
 			return r;
 	}
 	for (i = 0; i < o->n_pass_env && i < TC_MAX_ENV; i++) {
 		s = o->pass_env[i];
-		shown(show, sizeof(show), s, SHOWN_STRING_MAX);
+		tc_policy_shown(show, sizeof(show), s, SHOWN_STRING_MAX);
 		why = tc_env_name_problem(s, strlen(s));
 		if (why)
 			return tc_error_set(err, STAGE, EINVAL, "--pass-env %s: the name %s", show,
@@ -244,7 +244,7 @@ static int apply_env(const struct tc_policy *p, const struct tc_overrides *o, ch
 	for (i = 0; i < p->n_env; i++) {
 		entry = strdup(p->env[i]);
 		if (!entry)
-			return oom(err);
+			return tc_policy_oom(err);
 		r = env_put(ret, entry, err);
 		if (r < 0)
 			return r;
@@ -277,11 +277,11 @@ static int apply_all(const struct tc_policy *p, const struct tc_overrides *o, ch
 	ret->rootfs = rootfs ? strdup(rootfs) : NULL;
 	ret->hostname = strdup(p->hostname ? p->hostname : DEFAULT_HOSTNAME);
 	if ((rootfs && !ret->rootfs) || !ret->hostname)
-		return oom(err);
+		return tc_policy_oom(err);
 	for (size_t i = 0; i < p->n_programs; i++) {
 		ret->programs[i] = strdup(p->programs[i]);
 		if (!ret->programs[i])
-			return oom(err);
+			return tc_policy_oom(err);
 		ret->n_programs = i + 1;
 	}
 	if (o->cgroup_parent) {
@@ -291,8 +291,9 @@ static int apply_all(const struct tc_policy *p, const struct tc_overrides *o, ch
 		if (!p->allow_cgroup_parent)
 			return not_allowed(err, "--cgroup-parent", p->origin ? p->origin : "policy",
 					   "cgroup_parent");
-		if (p->cgroup_parent && !at_or_beneath(o->cgroup_parent, p->cgroup_parent)) {
-			shown(h, sizeof(h), o->cgroup_parent, SHOWN_STRING_MAX);
+		if (p->cgroup_parent &&
+		    !tc_path_at_or_beneath(o->cgroup_parent, p->cgroup_parent)) {
+			tc_policy_shown(h, sizeof(h), o->cgroup_parent, SHOWN_STRING_MAX);
 			return tc_error_set(err, STAGE, EPERM,
 					    "--cgroup-parent %s: not at or below the policy's "
 					    "cgroup_parent %s",
@@ -303,7 +304,7 @@ static int apply_all(const struct tc_policy *p, const struct tc_overrides *o, ch
 	if (o->cgroup_parent || p->cgroup_parent) {
 		ret->cgroup_parent = strdup(o->cgroup_parent ? o->cgroup_parent : p->cgroup_parent);
 		if (!ret->cgroup_parent)
-			return oom(err);
+			return tc_policy_oom(err);
 	}
 	ret->uid_base = p->uid_base;
 	ret->uid_count = p->uid_count;

@@ -36,7 +36,7 @@ static int each_name(const struct parse_ctx *c, const char *path, const cJSON *a
 	int r;
 
 	if (!cJSON_IsArray(arr))
-		return expect(c, path, "an array of system call names", arr);
+		return tc_policy_expect(c, path, "an array of system call names", arr);
 	cJSON_ArrayForEach(it, arr)
 	{
 		const char *name = cJSON_GetStringValue(it);
@@ -45,15 +45,15 @@ static int each_name(const struct parse_ctx *c, const char *path, const cJSON *a
 
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, i++);
 		if (i > NAMES_MAX)
-			return perr(c, path, "more than %d names", NAMES_MAX);
+			return tc_policy_err(c, path, "more than %d names", NAMES_MAX);
 		if (!name || len == 0 || len > NAME_MAX_LEN ||
 		    strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != len)
-			return expect(c, sub, "a system call name such as \"read\"", it);
+			return tc_policy_expect(c, sub, "a system call name such as \"read\"", it);
 		nr = tc_syscall_resolve(name);
 		if (nr < 0)
-			return perr(c, sub, "\"%s\" is not an x86_64 system call", name);
+			return tc_policy_err(c, sub, "\"%s\" is not an x86_64 system call", name);
 		if (tc_syscall_in(seen, nr))
-			return perr(c, sub, "\"%s\" is listed twice", name);
+			return tc_policy_err(c, sub, "\"%s\" is listed twice", name);
 		tc_syscall_put(seen, nr, true);
 		r = one(c, sub, name, nr, sp);
 		if (r < 0)
@@ -68,9 +68,9 @@ static int allow_one(const struct parse_ctx *c, const char *path, const char *na
 	const char *why = tc_syscall_never(nr);
 
 	if (why)
-		return perr(c, path, "toolcell never allows \"%s\": %s", name, why);
+		return tc_policy_err(c, path, "toolcell never allows \"%s\": %s", name, why);
 	if (tc_syscall_in(sp->allow, nr))
-		return perr(c, path, "\"%s\" is already allowed", name);
+		return tc_policy_err(c, path, "\"%s\" is already allowed", name);
 	tc_syscall_put(sp->allow, nr, true);
 	return 0;
 }
@@ -79,12 +79,14 @@ static int remove_one(const struct parse_ctx *c, const char *path, const char *n
 		      struct tc_syscall_policy *sp)
 {
 	if (tc_syscall_is_required(nr))
-		return perr(c, path,
-			    "\"%s\" cannot be removed: toolcell itself makes it once the filter "
-			    "is loaded",
-			    name);
+		return tc_policy_err(
+			c, path,
+			"\"%s\" cannot be removed: toolcell itself makes it once the filter "
+			"is loaded",
+			name);
 	if (!tc_syscall_in(sp->allow, nr))
-		return perr(c, path, "\"%s\" is not allowed, so it cannot be removed", name);
+		return tc_policy_err(c, path, "\"%s\" is not allowed, so it cannot be removed",
+				     name);
 	tc_syscall_put(sp->allow, nr, false);
 	return 0;
 }
@@ -93,8 +95,9 @@ static int kill_one(const struct parse_ctx *c, const char *path, const char *nam
 		    struct tc_syscall_policy *sp)
 {
 	if (tc_syscall_in(sp->allow, nr))
-		return perr(c, path, "\"%s\" is allowed; a call cannot be both allowed and killed",
-			    name);
+		return tc_policy_err(c, path,
+				     "\"%s\" is allowed; a call cannot be both allowed and killed",
+				     name);
 	tc_syscall_put(sp->kill, nr, true);
 	return 0;
 }
@@ -115,11 +118,12 @@ static int required_present(const struct parse_ctx *c, const struct tc_syscall_p
 		}
 	if (!off)
 		return 0;
-	return perr(c, "seccomp.allow",
-		    "lacks %s, which toolcell itself makes once the filter is loaded", missing);
+	return tc_policy_err(c, "seccomp.allow",
+			     "lacks %s, which toolcell itself makes once the filter is loaded",
+			     missing);
 }
 
-int parse_seccomp(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
+int tc_policy_parse_seccomp(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
 {
 	struct tc_syscall_policy *sp = &p->syscalls;
 	uint64_t seen[TC_SYSCALL_MAX / 64];
@@ -129,7 +133,7 @@ int parse_seccomp(const struct parse_ctx *c, const cJSON *obj, struct tc_policy 
 	tc_syscall_policy_default(sp);
 	if (!obj)
 		return 0;
-	r = object_fields(c, obj, "seccomp", seccomp_keys, S__MAX, f);
+	r = tc_policy_fields(c, obj, "seccomp", seccomp_keys, S__MAX, f);
 	if (r < 0)
 		return r;
 	if (f[S_ALLOW]) {
@@ -155,8 +159,8 @@ int parse_seccomp(const struct parse_ctx *c, const cJSON *obj, struct tc_policy 
 	if (f[S_OTHERWISE]) {
 		const char *v = cJSON_GetStringValue(f[S_OTHERWISE]);
 		if (!v || (strcmp(v, "enosys") && strcmp(v, "kill")))
-			return expect(c, "seccomp.otherwise", "\"enosys\" or \"kill\"",
-				      f[S_OTHERWISE]);
+			return tc_policy_expect(c, "seccomp.otherwise", "\"enosys\" or \"kill\"",
+						f[S_OTHERWISE]);
 		sp->kill_others = !strcmp(v, "kill");
 	}
 	return 0;
@@ -183,20 +187,21 @@ static cJSON *names_to_json(const uint64_t *set)
 		}
 	qsort(sorted, n, sizeof(sorted[0]), by_name);
 	for (size_t i = 0; i < n; i++)
-		if (!json_add(a, NULL, cJSON_CreateString(sorted[i]))) {
+		if (!tc_policy_json_add(a, NULL, cJSON_CreateString(sorted[i]))) {
 			cJSON_Delete(a);
 			return NULL;
 		}
 	return a;
 }
 
-cJSON *seccomp_to_json(const struct tc_syscall_policy *sp)
+cJSON *tc_policy_seccomp_to_json(const struct tc_syscall_policy *sp)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	if (!json_add(o, "allow", names_to_json(sp->allow)) ||
-	    !json_add(o, "kill", names_to_json(sp->kill)) ||
-	    !json_add(o, "otherwise", cJSON_CreateString(sp->kill_others ? "kill" : "enosys"))) {
+	if (!tc_policy_json_add(o, "allow", names_to_json(sp->allow)) ||
+	    !tc_policy_json_add(o, "kill", names_to_json(sp->kill)) ||
+	    !tc_policy_json_add(o, "otherwise",
+				cJSON_CreateString(sp->kill_others ? "kill" : "enosys"))) {
 		cJSON_Delete(o);
 		return NULL;
 	}

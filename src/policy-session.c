@@ -50,27 +50,27 @@ static int parse_names(const struct parse_ctx *c, const cJSON *list, const char 
 	size_t i = 0;
 
 	if (list && !cJSON_IsArray(list))
-		return expect(c, path, "an array of module names", list);
+		return tc_policy_expect(c, path, "an array of module names", list);
 	cJSON_ArrayForEach(it, list)
 	{
 		const char *name = cJSON_GetStringValue(it);
 		snprintf(sub, sizeof(sub), "%s[%zu]", path, i++);
 		if (i > IMPORTS_MAX)
-			return perr(c, path, "more than %d modules", IMPORTS_MAX);
+			return tc_policy_err(c, path, "more than %d modules", IMPORTS_MAX);
 		if (!name || !(module_name(name, true) || (star && !strcmp(name, "*"))))
-			return expect(
+			return tc_policy_expect(
 				c, sub,
 				star ? "a module name such as \"json\" or \"matplotlib.pyplot\", "
 				       "or \"*\""
 				     : "a module name such as \"json\" or \"matplotlib.pyplot\"",
 				it);
-		if (!json_add(out, NULL, cJSON_CreateString(name)))
-			return oom(c->err);
+		if (!tc_policy_json_add(out, NULL, cJSON_CreateString(name)))
+			return tc_policy_oom(c->err);
 	}
 	return 0;
 }
 
-int parse_session(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
+int tc_policy_parse_session(const struct parse_ctx *c, const cJSON *obj, struct tc_policy *p)
 {
 	const cJSON *f[I__MAX], *it;
 	cJSON *out = NULL, *allowed, *defaults, *max;
@@ -78,7 +78,7 @@ int parse_session(const struct parse_ctx *c, const cJSON *obj, struct tc_policy 
 	size_t i = 0;
 	int r;
 
-	r = object_fields(c, obj, "session", session_keys, I__MAX, f);
+	r = tc_policy_fields(c, obj, "session", session_keys, I__MAX, f);
 	if (r < 0)
 		return r;
 	out = cJSON_CreateObject();
@@ -87,46 +87,48 @@ int parse_session(const struct parse_ctx *c, const cJSON *obj, struct tc_policy 
 	max = cJSON_AddArrayToObject(out, "max_imports");
 	if (!allowed || !defaults || !max) {
 		cJSON_Delete(out);
-		return oom(c->err);
+		return tc_policy_oom(c->err);
 	}
 	r = parse_names(c, f[I_ALLOWED], "session.allowed_imports", false, allowed);
 	if (r >= 0)
 		r = parse_names(c, f[I_MAX], "session.max_imports", true, max);
 	if (r >= 0 && f[I_DEFAULT] && !cJSON_IsObject(f[I_DEFAULT]))
-		r = expect(c, "session.default_imports", "an object of alias: module",
-			   f[I_DEFAULT]);
+		r = tc_policy_expect(c, "session.default_imports", "an object of alias: module",
+				     f[I_DEFAULT]);
 	const cJSON *list = r < 0 ? NULL : f[I_DEFAULT];
 	cJSON_ArrayForEach(it, list)
 	{
 		const char *module = cJSON_GetStringValue(it);
-		path_key(sub, sizeof(sub), "session.default_imports", it->string);
+		tc_policy_key(sub, sizeof(sub), "session.default_imports", it->string);
 		if (++i > IMPORTS_MAX) {
-			r = perr(c, "session.default_imports", "more than %d aliases", IMPORTS_MAX);
+			r = tc_policy_err(c, "session.default_imports", "more than %d aliases",
+					  IMPORTS_MAX);
 			break;
 		}
 		if (!module_name(it->string, false)) {
-			r = perr(c, sub, "an alias is a Python identifier");
+			r = tc_policy_err(c, sub, "an alias is a Python identifier");
 			break;
 		}
 		if (!module || !module_name(module, true)) {
-			r = expect(c, sub, "a module name such as \"numpy\" or \"os.path\"", it);
+			r = tc_policy_expect(c, sub,
+					     "a module name such as \"numpy\" or \"os.path\"", it);
 			break;
 		}
-		if (!json_add(defaults, it->string, cJSON_CreateString(module))) {
-			r = oom(c->err);
+		if (!tc_policy_json_add(defaults, it->string, cJSON_CreateString(module))) {
+			r = tc_policy_oom(c->err);
 			break;
 		}
 	}
 	if (r >= 0) {
 		p->session_json = cJSON_PrintUnformatted(out);
 		if (!p->session_json)
-			r = oom(c->err);
+			r = tc_policy_oom(c->err);
 	}
 	cJSON_Delete(out);
 	return r;
 }
 
-cJSON *session_to_json(const struct tc_policy *p)
+cJSON *tc_policy_session_to_json(const struct tc_policy *p)
 {
 	return p->session_json ? cJSON_Parse(p->session_json) : NULL;
 }
@@ -176,8 +178,8 @@ static int add_caller_imports(cJSON *cfg, const struct tc_overrides *o, struct t
 					    m);
 		if (!within(max, m))
 			return beyond("--allow-import", m, max, err);
-		if (!json_add(allowed, NULL, cJSON_CreateString(m)))
-			return oom(err);
+		if (!tc_policy_json_add(allowed, NULL, cJSON_CreateString(m)))
+			return tc_policy_oom(err);
 	}
 	for (size_t i = 0; i < o->n_default_import; i++) {
 		const char *spec = o->default_import[i], *eq = strchr(spec, '=');
@@ -195,8 +197,8 @@ static int add_caller_imports(cJSON *cfg, const struct tc_overrides *o, struct t
 		if (!within(max, eq + 1))
 			return beyond("--default-import", eq + 1, max, err);
 		cJSON_DeleteItemFromObjectCaseSensitive(defaults, alias);
-		if (!json_add(defaults, alias, cJSON_CreateString(eq + 1)))
-			return oom(err);
+		if (!tc_policy_json_add(defaults, alias, cJSON_CreateString(eq + 1)))
+			return tc_policy_oom(err);
 	}
 	return 0;
 }
@@ -214,18 +216,18 @@ int tc_policy_session_config(const struct tc_policy *p, const struct tc_override
 		    !cJSON_AddObjectToObject(cfg, "default_imports") ||
 		    !cJSON_AddArrayToObject(cfg, "max_imports")) {
 			cJSON_Delete(cfg);
-			return oom(err);
+			return tc_policy_oom(err);
 		}
 	}
 	r = add_caller_imports(cfg, o, err);
 	/* the harness needs no ceiling: the caller's names are checked */
 	cJSON_DeleteItemFromObjectCaseSensitive(cfg, "max_imports");
 	if (r >= 0 && !cJSON_AddNumberToObject(cfg, "max_bytes", (double)max_bytes))
-		r = oom(err);
+		r = tc_policy_oom(err);
 	if (r >= 0) {
 		*ret = cJSON_PrintUnformatted(cfg);
 		if (!*ret)
-			r = oom(err);
+			r = tc_policy_oom(err);
 	}
 	cJSON_Delete(cfg);
 	return r;

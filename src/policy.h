@@ -9,6 +9,7 @@
 
 #include "toolcell/config.h"
 #include "toolcell/error.h"
+#include "bind.h"
 #include "rootfs.h"
 
 struct tc_policy {
@@ -83,11 +84,5 @@ int tc_policy_session_config(const struct tc_policy *p, const struct tc_override
 			     uint64_t max_bytes, char **ret, struct tc_error *err);
 
 void tc_policy_release(struct tc_policy *p);
-
-/* The rules every bind path meets, for the policy's binds, the caller's and
- * the ones toolcell adds (a script) alike: a host path (inside false) or an
- * inside path (inside true). Pure. 0, or -EINVAL with why saying what is
- * wrong ("is at or beneath /usr, which the launcher owns"). */
-int tc_bind_path_check(const char *path, bool inside, char *why, size_t why_len);
 
 #endif

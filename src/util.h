@@ -31,6 +31,14 @@ static inline void tc_freep(void *p)
 	free(*(void **)p);
 }
 
+/* free() each of v[0..n), n at most max (a count read from a struct is
+ * never trusted past its array). */
+static inline void tc_free_each(char **v, size_t n, size_t max)
+{
+	for (size_t i = 0; i < n && i < max; i++)
+		free(v[i]);
+}
+
 #define _cleanup_close_ __attribute__((cleanup(tc_closep)))
 #define _cleanup_free_	__attribute__((cleanup(tc_freep)))
 

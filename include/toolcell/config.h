@@ -78,6 +78,7 @@ struct tc_unit_info {
 	const char *expected;	  /* what the command line wanted: "a size such as 256M" */
 	const char *policy_value; /* what a policy file wanted: "a size such as \"256M\"" */
 	const char *range_unit;	  /* after a range: "", " seconds", " CPUs" */
+	int (*parse)(const char *s, uint64_t *ret); /* a command-line value */
 };
 
 /* Indexed by enum tc_unit. Defined in config.c. */
@@ -151,6 +152,10 @@ int tc_parse_seconds_ms(const char *s, uint64_t *ret_ms);
 
 /* Parse CPUs ("1", "0.5", "2.25") into thousandths. */
 int tc_parse_millicpus(const char *s, uint64_t *ret);
+
+/* Parse a count: plain decimal digits, no sign, no spaces; -ERANGE past
+ * UINT64_MAX. */
+int tc_parse_count(const char *s, uint64_t *ret);
 
 /* A stored limit value the way a person writes it: "256M", "4097", "64",
  * "0.5"; a duration in seconds, "30s" or "0.25s" with seconds_suffix, else
