@@ -232,6 +232,81 @@ static void test_limit_table(void **state)
 	assert_int_equal(tc_limit_info[TC_LIMIT_REQUEST].max, GIB);
 }
 
+/* One formatter for every limit value people read: --help, toolcell(1)
+ * and the policy's messages. */
+static void test_limit_format(void **state)
+{
+	static const struct {
+		enum tc_unit unit;
+		uint64_t v;
+		bool seconds_suffix;
+		const char *want;
+	} cases[] = {
+		{ TC_UNIT_BYTES, 256 * MIB, true, "256M" },
+		{ TC_UNIT_BYTES, 3 * GIB / 2, true, "1536M" },
+		{ TC_UNIT_BYTES, TIB, false, "1T" },
+		{ TC_UNIT_BYTES, 64 * KIB, false, "64K" },
+		{ TC_UNIT_BYTES, 4097, true, "4097" },
+		{ TC_UNIT_BYTES, 0, true, "0" },
+		{ TC_UNIT_COUNT, 64, true, "64" },
+		{ TC_UNIT_MS, 30000, true, "30s" },
+		{ TC_UNIT_MS, 30000, false, "30" },
+		{ TC_UNIT_MS, 250, true, "0.25s" },
+		{ TC_UNIT_MS, 1, false, "0.001" },
+		{ TC_UNIT_MILLICPU, 500, true, "0.5" },
+		{ TC_UNIT_MILLICPU, 10, false, "0.01" },
+		{ TC_UNIT_MILLICPU, 1001, false, "1.001" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tc_limit_format(cases[i].unit, cases[i].v, cases[i].seconds_suffix, buf,
+				sizeof(buf));
+		assert_string_equal(buf, cases[i].want);
+	}
+	tc_limit_range(TC_LIMIT_MEMORY, buf, sizeof(buf));
+	assert_string_equal(buf, "4M..64G");
+	tc_limit_range(TC_LIMIT_WALL, buf, sizeof(buf));
+	assert_string_equal(buf, "0.001..86400 seconds");
+	tc_limit_range(TC_LIMIT_CPUS, buf, sizeof(buf));
+	assert_string_equal(buf, "0.01..1024 CPUs");
+	tc_limit_range(TC_LIMIT_PIDS, buf, sizeof(buf));
+	assert_string_equal(buf, "1..65536");
+}
+
+/* The built-in defaults live in the table, inside each limit's range. */
+static void test_limit_defaults(void **state)
+{
+	(void)state;
+	for (int i = 0; i < TC_LIMIT__MAX; i++) {
+		assert_true(tc_limit_info[i].def >= tc_limit_info[i].min);
+		assert_true(tc_limit_info[i].def <= tc_limit_info[i].max);
+		assert_non_null(tc_unit_info[tc_limit_info[i].unit].parse);
+		assert_non_null(tc_unit_info[tc_limit_info[i].unit].metavar);
+	}
+	assert_int_equal(tc_limit_info[TC_LIMIT_MEMORY].def, 256 * MIB);
+	assert_int_equal(tc_limit_info[TC_LIMIT_WALL].def, 30000);
+	assert_int_equal(tc_limit_info[TC_LIMIT_STDERR].def, 64 * KIB);
+}
+
+static void test_count(void **state)
+{
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(tc_parse_count("64", &v), 0);
+	assert_int_equal(v, 64);
+	assert_int_equal(tc_parse_count("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(tc_parse_count("18446744073709551616", &v), -ERANGE);
+	assert_int_equal(tc_parse_count("", &v), -EINVAL);
+	assert_int_equal(tc_parse_count("-1", &v), -EINVAL);
+	assert_int_equal(tc_parse_count("1.0", &v), -EINVAL);
+	assert_int_equal(tc_parse_count(" 1", &v), -EINVAL);
+	assert_int_equal(tc_parse_count(NULL, &v), -EINVAL);
+}
+
 static void test_config_release(void **state)
 {
 	struct tc_config cfg;
@@ -266,6 +341,8 @@ int main(void)
 		cmocka_unit_test(test_seconds_valid),	cmocka_unit_test(test_seconds_invalid),
 		cmocka_unit_test(test_millicpus_valid), cmocka_unit_test(test_millicpus_invalid),
 		cmocka_unit_test(test_limit_table),	cmocka_unit_test(test_config_release),
+		cmocka_unit_test(test_limit_format),	cmocka_unit_test(test_limit_defaults),
+		cmocka_unit_test(test_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,102 @@
+/* bind.c: the one table of host paths never bound and inside paths the
+ * launcher owns, read by the policy's and the caller's binds (by text) and
+ * by mount.c's source check (after resolution). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bind.h"
+
+static void refused(const char *path, bool inside, const char *why)
+{
+	char buf[128] = "";
+
+	assert_int_equal(tc_bind_path_check(path, inside, buf, sizeof(buf)), -EINVAL);
+	assert_string_equal(buf, why);
+}
+
+static void allowed(const char *path, bool inside)
+{
+	char buf[128] = "";
+
+	assert_int_equal(tc_bind_path_check(path, inside, buf, sizeof(buf)), 0);
+}
+
+static void test_host_paths(void **state)
+{
+	(void)state;
+	allowed("/srv/data", false);
+	allowed("/home/ann", false);
+	allowed("/runner", false); /* not beneath /run */
+	refused("/", false, "is the host's root");
+	refused("/proc", false, "is at or beneath /proc, which is never bound");
+	refused("/run/docker.sock", false, "is at or beneath /run, which is never bound");
+	refused("/sys/fs", false, "is at or beneath /sys, which is never bound");
+	refused("/dev", false, "is at or beneath /dev, which is never bound");
+	refused("/home", false, "is a home directory root; bind a folder in it");
+	refused("/root", false, "is a home directory root; bind a folder in it");
+	refused("srv", false, "is not an absolute path");
+	refused("/a//b", false,
+		"is not normalized (no \".\" or \"..\" components, no \"//\", no trailing \"/\")");
+	refused("/a/../b", false,
+		"is not normalized (no \".\" or \"..\" components, no \"//\", no trailing \"/\")");
+	refused("/a\nb", false, "contains a control character");
+}
+
+static void test_inside_paths(void **state)
+{
+	(void)state;
+	allowed("/data", true);
+	allowed("/tmp/in", true);
+	allowed("/proc2", true);
+	refused("/", true, "is the sandbox's root, which the launcher owns");
+	refused("/usr/lib", true, "is at or beneath /usr, which the launcher owns");
+	refused("/workspace", true, "is at or beneath /workspace, which the launcher owns");
+	refused("/tmp/pycache/x", true, "is at or beneath /tmp/pycache, which the launcher owns");
+	refused("/tmp", true, "is /tmp itself, which the launcher owns; bind below it");
+}
+
+static void test_too_long(void **state)
+{
+	char path[TC_PATH_MAX + 1], why[64];
+
+	(void)state;
+	path[0] = '/';
+	memset(path + 1, 'a', TC_PATH_MAX - 1);
+	path[TC_PATH_MAX] = '\0';
+	assert_int_equal(tc_bind_path_check(path, false, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "is longer than 4095 bytes");
+	path[TC_PATH_MAX - 1] = '\0';
+	assert_int_equal(tc_bind_path_check(path, false, why, sizeof(why)), 0);
+}
+
+/* The source check after resolution reads the same host list. */
+static void test_host_refused(void **state)
+{
+	(void)state;
+	assert_true(tc_bind_host_refused("/"));
+	assert_true(tc_bind_host_refused("/proc/self"));
+	assert_true(tc_bind_host_refused("/run"));
+	assert_true(tc_bind_host_refused("/home"));
+	assert_false(tc_bind_host_refused("/home/ann"));
+	assert_false(tc_bind_host_refused("/srv"));
+	assert_true(tc_path_at_or_beneath("/a/b", "/a"));
+	assert_false(tc_path_at_or_beneath("/ab", "/a"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_paths),
+		cmocka_unit_test(test_inside_paths),
+		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_host_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
