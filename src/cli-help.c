@@ -194,7 +194,7 @@ static void help_env(struct help_buf *b, enum tc_verb verb)
 			continue;
 		snprintf(left, sizeof(left), "%s=%s", o->env,
 			 o->env_value ? o->env_value : o->metavar);
-		snprintf(desc, sizeof(desc), "as %s%s", o->name, o->env_note);
+		snprintf(desc, sizeof(desc), "as %s%s", o->name, o->env_note ? o->env_note : "");
 		hb_opt(b, left, desc);
 	}
 	for (int l = 0; l < TC_LIMIT__MAX && (VB_SANDBOX & VB(verb)); l++) {

@@ -51,7 +51,7 @@ struct tc_cli_opt {
 	const char *check_desc; /* what it does for check, when that differs */
 	const char *env;	/* the TOOLCELL_* variable that stands for it, or NULL */
 	const char *env_value;	/* the variable's value, when not metavar */
-	const char *env_note;	/* appended to "as --option" in the variable's line */
+	const char *env_note;	/* appended to "as --option" in the variable's line, or NULL */
 	/* a path option given once: offsetof(struct tc_cli, ...) of where its
 	 * value goes (0: not such an option); its metavar names the path */
 	size_t slot;

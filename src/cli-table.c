@@ -20,97 +20,93 @@
 
 const struct tc_cli_opt tc_cli_opts[] = {
 	{ "--policy", "FILE", OPT_POLICY, VB_SANDBOX | VB(TC_VERB_CHECK),
-	  "the policy: defaults and ceilings for every\n"
-	  "setting. A path, or a name (production) found as\n"
-	  "NAME.json in /etc/toolcell/policies, then among the\n"
-	  "shipped ones (default: default.json, the same way)",
-	  "the policy to check (default: the installed\n"
-	  "default.json)",
-	  "TOOLCELL_POLICY", NULL, "", SLOT(policy_path) },
+	  .desc = "the policy: defaults and ceilings for every\n"
+		  "setting. A path, or a name (production) found as\n"
+		  "NAME.json in /etc/toolcell/policies, then among the\n"
+		  "shipped ones (default: default.json, the same way)",
+	  .check_desc = "the policy to check (default: the installed\n"
+			"default.json)",
+	  .env = "TOOLCELL_POLICY", SLOT(policy_path) },
 	{ "--rootfs", "DIR", OPT_ROOTFS, VB_SANDBOX,
-	  "the read-only root filesystem to run in: a variant's\n"
-	  "NAME or a DIR the policy's allow.rootfs lists, made\n"
-	  "by 'toolcell rootfs build' (default: the policy's)",
-	  NULL, "TOOLCELL_ROOTFS", NULL, "", SLOT(overrides.rootfs) },
+	  .desc = "the read-only root filesystem to run in: a variant's\n"
+		  "NAME or a DIR the policy's allow.rootfs lists, made\n"
+		  "by 'toolcell rootfs build' (default: the policy's)",
+	  .env = "TOOLCELL_ROOTFS", SLOT(overrides.rootfs) },
 	{ "--cgroup-parent", "DIR", OPT_CGROUP_PARENT, VB_SANDBOX | VB(TC_VERB_CHECK),
-	  "a cgroup v2 directory delegated to the caller;\n"
-	  "each run gets a leaf under it with memory, pids\n"
-	  "and cpu limits. Where allow.cgroup_parent says so,\n"
-	  "at or below the policy's cgroup_parent (default:\n"
-	  "that, else the parent of toolcell's own cgroup\n"
-	  "when delegated, else rlimits)",
-	  "the delegated cgroup v2 directory to check\n"
-	  "(default: as for run)",
-	  "TOOLCELL_CGROUP_PARENT", NULL, "", SLOT(overrides.cgroup_parent) },
+	  .desc = "a cgroup v2 directory delegated to the caller;\n"
+		  "each run gets a leaf under it with memory, pids\n"
+		  "and cpu limits. Where allow.cgroup_parent says so,\n"
+		  "at or below the policy's cgroup_parent (default:\n"
+		  "that, else the parent of toolcell's own cgroup\n"
+		  "when delegated, else rlimits)",
+	  .check_desc = "the delegated cgroup v2 directory to check\n"
+			"(default: as for run)",
+	  .env = "TOOLCELL_CGROUP_PARENT", SLOT(overrides.cgroup_parent) },
 	{ "--ro-bind", "HOST[:INSIDE]", OPT_RO_BIND, VB_SANDBOX,
-	  "show the host path HOST read-only at INSIDE (default:\n"
-	  "the same path); both absolute. Split at the last\n"
-	  "':' only when '/' follows it: /a:b:/c binds '/a:b'\n"
-	  "at '/c', /a:b binds '/a:b' at '/a:b'. Opened with\n"
-	  "the caller's rights (as root the caller's files\n"
-	  "appear as the tool's); a source holding a socket\n"
-	  "or another mount is refused. Repeatable",
-	  NULL, "TOOLCELL_RO_BIND", "HOST[:INSIDE],...", ", comma-separated" },
+	  .desc = "show the host path HOST read-only at INSIDE (default:\n"
+		  "the same path); both absolute. Split at the last\n"
+		  "':' only when '/' follows it: /a:b:/c binds '/a:b'\n"
+		  "at '/c', /a:b binds '/a:b' at '/a:b'. Opened with\n"
+		  "the caller's rights (as root the caller's files\n"
+		  "appear as the tool's); a source holding a socket\n"
+		  "or another mount is refused. Repeatable",
+	  .env = "TOOLCELL_RO_BIND", .env_value = "HOST[:INSIDE],...",
+	  .env_note = ", comma-separated" },
 	{ "--bind", "HOST[:INSIDE]", OPT_BIND, VB_SANDBOX,
 	  /* clang-format off */
-	  "the same, writable. Repeatable. At most " CLI_STR(TC_MAX_BINDS) " binds\n"
-	  "in all (--ro-bind and --bind together)",
+	  .desc = "the same, writable. Repeatable. At most " CLI_STR(TC_MAX_BINDS) " binds\n"
+		  "in all (--ro-bind and --bind together)",
 	  /* clang-format on */
-	  NULL, "TOOLCELL_BIND", "HOST[:INSIDE],...", ", comma-separated" },
+	  .env = "TOOLCELL_BIND", .env_value = "HOST[:INSIDE],...",
+	  .env_note = ", comma-separated" },
 	{ "--workspace", "DIR[:INSIDE]", OPT_WORKSPACE, VB_SANDBOX,
-	  "an absolute host directory, mounted writable at\n"
-	  "INSIDE (default /workspace; see \"Working\n"
-	  "directory\" below). The tool writes into a layer\n"
-	  "(--workspace-size, --workspace-files); regular\n"
-	  "files, folders and deletions reach DIR, as the\n"
-	  "caller, when the run ends. Not /tmp, /var/tmp or\n"
-	  "another shared system folder",
-	  NULL, "TOOLCELL_WORKSPACE", NULL, "" },
+	  .desc = "an absolute host directory, mounted writable at\n"
+		  "INSIDE (default /workspace; see \"Working\n"
+		  "directory\" below). The tool writes into a layer\n"
+		  "(--workspace-size, --workspace-files); regular\n"
+		  "files, folders and deletions reach DIR, as the\n"
+		  "caller, when the run ends. Not /tmp, /var/tmp or\n"
+		  "another shared system folder",
+	  .env = "TOOLCELL_WORKSPACE" },
 	{ "--env", "NAME=VALUE", OPT_ENV, VB_SANDBOX,
-	  "set NAME in the tool's environment, which is\n"
-	  "otherwise only what the policy sets. Repeatable",
-	  NULL, NULL, NULL, NULL },
+	  .desc = "set NAME in the tool's environment, which is\n"
+		  "otherwise only what the policy sets. Repeatable" },
 	{ "--pass-env", "NAME", OPT_PASS_ENV, VB_SANDBOX,
-	  "pass toolcell's own NAME on to the tool (TOOLCELL_*\n"
-	  /* clang-format off */
-	  "variables never pass). Repeatable. At most " CLI_STR(TC_MAX_ENV) "\n"
-	  "--env and --pass-env together",
+	  .desc = "pass toolcell's own NAME on to the tool (TOOLCELL_*\n"
+		  /* clang-format off */
+		  "variables never pass). Repeatable. At most " CLI_STR(TC_MAX_ENV) "\n"
+		  "--env and --pass-env together",
 	  /* clang-format on */
-	  NULL, "TOOLCELL_PASS_ENV", "NAME,...", ", comma-separated" },
-	{ "--result", "FILE", OPT_RESULT, VB_RECORD, "write the result record to FILE (see below)",
-	  NULL, "TOOLCELL_RESULT", NULL, " (unless --result-fd is given)", SLOT(result_path) },
+	  .env = "TOOLCELL_PASS_ENV", .env_value = "NAME,...", .env_note = ", comma-separated" },
+	{ "--result", "FILE", OPT_RESULT, VB_RECORD,
+	  .desc = "write the result record to FILE (see below)", .env = "TOOLCELL_RESULT",
+	  .env_note = " (unless --result-fd is given)", SLOT(result_path) },
 	{ "--result-fd", "N", OPT_RESULT_FD, VB_RECORD,
-	  "write the result record to descriptor N, 3 or\n"
-	  "above, inherited open; not with --result",
-	  NULL, NULL, NULL, NULL },
+	  .desc = "write the result record to descriptor N, 3 or\n"
+		  "above, inherited open; not with --result" },
 	{ "--quiet", NULL, OPT_QUIET, VB_SANDBOX,
-	  "no stderr notice of the limit that ended the tool;\n"
-	  "why toolcell itself failed is still printed",
-	  NULL, NULL, NULL, NULL },
+	  .desc = "no stderr notice of the limit that ended the tool;\n"
+		  "why toolcell itself failed is still printed" },
 	{ "--verbose", NULL, OPT_VERBOSE, VB_SANDBOX,
-	  "print on stderr the time each set-up stage took", NULL, NULL, NULL, NULL },
+	  .desc = "print on stderr the time each set-up stage took" },
 	{ "--script-dir", NULL, OPT_SCRIPT_DIR, VB(TC_VERB_PYTHON),
-	  "also bind the script's folder read-only, at its\n"
-	  "absolute path",
-	  NULL, "TOOLCELL_SCRIPT_DIR", "1", " (0: off)" },
+	  .desc = "also bind the script's folder read-only, at its\n"
+		  "absolute path",
+	  .env = "TOOLCELL_SCRIPT_DIR", .env_value = "1", .env_note = " (0: off)" },
 	{ "--allow-import", "MODULE", OPT_ALLOW_IMPORT, VB(TC_VERB_SESSION),
-	  "let the code import MODULE (and what is below it:\n"
-	  "matplotlib.pyplot allows matplotlib.pyplot.*),\n"
-	  "besides the policy's session.allowed_imports; only\n"
-	  "within session.max_imports. Repeatable",
-	  NULL, NULL, NULL, NULL },
+	  .desc = "let the code import MODULE (and what is below it:\n"
+		  "matplotlib.pyplot allows matplotlib.pyplot.*),\n"
+		  "besides the policy's session.allowed_imports; only\n"
+		  "within session.max_imports. Repeatable" },
 	{ "--default-import", "ALIAS=MODULE", OPT_DEFAULT_IMPORT, VB(TC_VERB_SESSION),
-	  "import MODULE as ALIAS before the first request\n"
-	  "(np=numpy); within session.max_imports. Repeatable",
-	  NULL, NULL, NULL, NULL },
+	  .desc = "import MODULE as ALIAS before the first request\n"
+		  "(np=numpy); within session.max_imports. Repeatable" },
 	{ "--server", "SOCKET", OPT_SERVER, VB(TC_VERB_CALL),
-	  "send the tool's source and the request to the\n"
-	  "'toolcell serve' listening on SOCKET, and print\n"
-	  "its answer's envelope; the server's policy and\n"
-	  "limits apply, not this command line's",
-	  NULL, NULL, NULL, NULL },
-	{ "--help", NULL, OPT_HELP, VB_SANDBOX | VB(TC_VERB_CHECK), "this text", NULL, NULL, NULL,
-	  NULL },
+	  .desc = "send the tool's source and the request to the\n"
+		  "'toolcell serve' listening on SOCKET, and print\n"
+		  "its answer's envelope; the server's policy and\n"
+		  "limits apply, not this command line's" },
+	{ "--help", NULL, OPT_HELP, VB_SANDBOX | VB(TC_VERB_CHECK), .desc = "this text" },
 };
 
 const size_t tc_cli_n_opts = TC_ARRAY_SIZE(tc_cli_opts);

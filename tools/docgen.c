@@ -143,7 +143,7 @@ static void man_env(void)
 		fputs("\\fR\nAs \\fB", stdout);
 		roff_text(o->name);
 		fputs("\\fR", stdout);
-		roff_text(o->env_note);
+		roff_text(o->env_note ? o->env_note : "");
 		puts(".");
 	}
 	for (int l = 0; l < TC_LIMIT__MAX; l++) {
