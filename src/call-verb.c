@@ -131,15 +131,18 @@ static int answer(struct tc_invocation *v, const struct tc_sandbox_result *res)
 		v->out.status = TC_STATUS_MEMORY_LIMIT;
 		v->out.status_inferred = true;
 	}
-	return print_envelope(v, &resp, NULL, NULL, resp.ok ? 0 : 1);
+	r = print_envelope(v, &resp, NULL, NULL, resp.ok ? 0 : 1);
+	tc_response_release(&resp);
+	return r;
 }
 
 int tc_verb_call(struct tc_invocation *v)
 {
 	struct tc_sandbox_spec spec = { .cfg = &v->cfg, .io = TC_IO_MEMORY };
-	struct tc_sandbox_result res;
+	struct tc_sandbox_result res = { 0 };
 	struct tc_error e = { 0 };
 	char tool[PATH_MAX], dir[PATH_MAX];
+	int status;
 	char *argv[] = { "python3", "-I", TC_HARNESS, tool, NULL };
 	_cleanup_free_ char *cwd = NULL, *req = NULL, *inside = NULL;
 	size_t req_len = 0;
@@ -165,5 +168,7 @@ int tc_verb_call(struct tc_invocation *v)
 	spec.stdin_len = req_len;
 	spec.verbose = v->cli.verbose;
 	tc_sandbox_run(&spec, &v->out, &res, &e);
-	return answer(v, &res);
+	status = answer(v, &res);
+	tc_sandbox_result_release(&res);
+	return status;
 }
