@@ -18,7 +18,7 @@
 
 #define CONN_OUT_MAX (256u << 20) /* bytes of answers a caller may leave unread */
 
-void conn_send(struct conn *c, const char *line, size_t len)
+void tc_serve_conn_send(struct conn *c, const char *line, size_t len)
 {
 	if (!c || c->out.len + len > CONN_OUT_MAX)
 		return; /* a caller this far behind loses answers, never the server */
@@ -52,13 +52,13 @@ static void send_spliced(struct conn *c, const char *id, const char *doc, const 
 		for (size_t i = 0; i + 1 < b.len; i++)
 			if (b.p[i] == '\n' || b.p[i] == '\r')
 				b.p[i] = ' ';
-		conn_send(c, b.p, b.len);
+		tc_serve_conn_send(c, b.p, b.len);
 	}
 	tc_buf_release(&b);
 }
 
-void answer_error(struct server *s, struct conn *c, const char *id, const char *type,
-		  const char *message)
+void tc_serve_answer_error(struct server *s, struct conn *c, const char *id, const char *type,
+			   const char *message)
 {
 	cJSON *doc = cJSON_CreateObject(), *e;
 	char *text;
@@ -233,7 +233,7 @@ static void adjust(struct server *s, const struct call *c, const struct entry *e
 	o->run = run;
 }
 
-void answer_call(struct server *s, struct call *c, struct entry *e, struct tc_outcome *o)
+void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, struct tc_outcome *o)
 {
 	struct tc_outcome lost;
 	struct tc_run run = { 0 };
@@ -307,7 +307,7 @@ static void add_pools(const struct server *s, cJSON *doc)
 	}
 }
 
-void answer_stats(struct server *s, struct conn *c, const char *id)
+void tc_serve_answer_stats(struct server *s, struct conn *c, const char *id)
 {
 	cJSON *doc = cJSON_CreateObject(), *calls, *lat;
 	char *text;

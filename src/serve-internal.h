@@ -82,24 +82,24 @@ struct server {
 };
 
 /* serve-pool.c */
-void pool_fill(struct server *s);
-void pool_dispatch(struct server *s);
-void pool_drain(struct server *s);
-void entry_end(struct server *s, struct entry *e);
-void entry_on_output(struct server *s, struct entry *e);
-void entry_on_error(struct entry *e);
-void entry_on_status(struct entry *e);
-void entry_on_writable(struct entry *e);
-void entry_on_exit(struct server *s, struct entry *e);
-void pool_on_deadlines(struct server *s, uint64_t now);
-void pool_forget_conn(struct server *s, struct conn *c);
+void tc_serve_pool_fill(struct server *s);
+void tc_serve_pool_dispatch(struct server *s);
+void tc_serve_pool_drain(struct server *s);
+void tc_serve_entry_end(struct server *s, struct entry *e);
+void tc_serve_entry_on_output(struct server *s, struct entry *e);
+void tc_serve_entry_on_error(struct entry *e);
+void tc_serve_entry_on_status(struct entry *e);
+void tc_serve_entry_on_writable(struct entry *e);
+void tc_serve_entry_on_exit(struct server *s, struct entry *e);
+void tc_serve_pool_on_deadlines(struct server *s, uint64_t now);
+void tc_serve_pool_forget_conn(struct server *s, struct conn *c);
 
 /* serve-answer.c */
-void answer_call(struct server *s, struct call *c, struct entry *e, struct tc_outcome *o);
-void answer_error(struct server *s, struct conn *c, const char *id, const char *type,
-		  const char *message);
-void answer_stats(struct server *s, struct conn *c, const char *id);
-void conn_send(struct conn *c, const char *line, size_t len);
+void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, struct tc_outcome *o);
+void tc_serve_answer_error(struct server *s, struct conn *c, const char *id, const char *type,
+			   const char *message);
+void tc_serve_answer_stats(struct server *s, struct conn *c, const char *id);
+void tc_serve_conn_send(struct conn *c, const char *line, size_t len);
 
 /* The outcome as the runner sends it: the struct with its strings beside it. */
 struct wire_outcome {
@@ -109,7 +109,7 @@ struct wire_outcome {
 	int exec_errno;
 };
 
-void wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w);
-void wire_unpack(struct wire_outcome *w);
+void tc_serve_wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w);
+void tc_serve_wire_unpack(struct wire_outcome *w);
 
 #endif

@@ -34,7 +34,7 @@ static void runner_copy(char *dst, size_t n, const char *src)
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
-void wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w)
+void tc_serve_wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->o = *o;
@@ -52,7 +52,7 @@ void wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *
 
 /* Point the outcome's strings at the copies beside it (the runner's
  * pointers mean nothing here); "" was NULL. */
-void wire_unpack(struct wire_outcome *w)
+void tc_serve_wire_unpack(struct wire_outcome *w)
 {
 	struct tc_outcome *o = &w->o;
 
@@ -102,7 +102,7 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 	}
 	tc_outcome_init(&o);
 	tc_sandbox_run(&spec, &o, &res, &e);
-	wire_pack(&o, res.exec_errno, w);
+	tc_serve_wire_pack(&o, res.exec_errno, w);
 	(void)tc_write_all(3, w, sizeof(*w));
 	_exit(0);
 }
@@ -208,7 +208,7 @@ static void fill_uid(struct server *s, uid_t uid)
 	}
 }
 
-void pool_fill(struct server *s)
+void tc_serve_pool_fill(struct server *s)
 {
 	uid_t self = geteuid();
 
@@ -252,7 +252,7 @@ static int frame_build(struct call *c, struct tc_buf *f)
 	return r;
 }
 
-void entry_on_writable(struct entry *e)
+void tc_serve_entry_on_writable(struct entry *e)
 {
 	while (e->to >= 0 && e->sent < e->frame.len) {
 		ssize_t w = write(e->to, e->frame.p + e->sent, e->frame.len - e->sent);
@@ -291,7 +291,7 @@ static void dispatch(struct server *s, struct call *c, struct entry *e)
 		e->state = ENTRY_ENDING;
 		return;
 	}
-	entry_on_writable(e);
+	tc_serve_entry_on_writable(e);
 	record_latency(s, (now - c->queued_ns) / 1000);
 	if (c->warm)
 		s->stats.warm++;
@@ -311,7 +311,7 @@ static struct entry *ready_for(struct server *s, uid_t uid)
 	return best;
 }
 
-void pool_dispatch(struct server *s)
+void tc_serve_pool_dispatch(struct server *s)
 {
 	struct call **pp = &s->queue;
 
@@ -330,10 +330,10 @@ void pool_dispatch(struct server *s)
 		s->n_queue--;
 		dispatch(s, c, e);
 	}
-	pool_fill(s);
+	tc_serve_pool_fill(s);
 }
 
-void entry_end(struct server *s, struct entry *e)
+void tc_serve_entry_end(struct server *s, struct entry *e)
 {
 	(void)s;
 	if (e->state == ENTRY_ENDING)
@@ -343,11 +343,11 @@ void entry_end(struct server *s, struct entry *e)
 	kill(e->pid, SIGTERM);
 }
 
-void pool_drain(struct server *s)
+void tc_serve_pool_drain(struct server *s)
 {
 	for (struct entry *e = s->entries; e; e = e->next)
 		if (e->state == ENTRY_READY || e->state == ENTRY_STARTING)
-			entry_end(s, e);
+			tc_serve_entry_end(s, e);
 }
 
 static void ready_line(struct server *s, struct entry *e)
@@ -358,7 +358,7 @@ static void ready_line(struct server *s, struct entry *e)
 
 	if (!nl) {
 		if (e->out.len > READY_LINE_MAX)
-			entry_end(s, e);
+			tc_serve_entry_end(s, e);
 		return;
 	}
 	*nl = '\0';
@@ -366,7 +366,7 @@ static void ready_line(struct server *s, struct entry *e)
 		      ? strtoull(e->out.p + strlen(READY_PREFIX), &end, 10)
 		      : 0;
 	if (!end || *end) {
-		entry_end(s, e); /* not our harness's line: never used */
+		tc_serve_entry_end(s, e); /* not our harness's line: never used */
 		return;
 	}
 	e->baseline_cpu_ms = cpu;
@@ -387,22 +387,22 @@ static void drain_into(int fd, struct tc_buf *b, size_t keep)
 					 (size_t)n < keep - b->len ? (size_t)n : keep - b->len);
 }
 
-void entry_on_output(struct server *s, struct entry *e)
+void tc_serve_entry_on_output(struct server *s, struct entry *e)
 {
 	/* the runner caps the tool's stdout at the policy's limit already */
 	drain_into(e->from, &e->out, s->entry_cfg.limit[TC_LIMIT_STDOUT] + READY_LINE_MAX);
 	if (e->state == ENTRY_STARTING && e->out.len)
 		ready_line(s, e);
 	if (e->state == ENTRY_READY && e->out.len)
-		entry_end(s, e); /* it wrote before it was asked anything */
+		tc_serve_entry_end(s, e); /* it wrote before it was asked anything */
 }
 
-void entry_on_error(struct entry *e)
+void tc_serve_entry_on_error(struct entry *e)
 {
 	drain_into(e->err, &e->errb, ERR_KEEP_MAX + (size_t)(64u << 20));
 }
 
-void entry_on_status(struct entry *e)
+void tc_serve_entry_on_status(struct entry *e)
 {
 	drain_into(e->status, &e->st, sizeof(struct wire_outcome));
 }
@@ -433,43 +433,43 @@ static void failed_start(struct server *s, struct entry *e, const struct wire_ou
 			w ? w->o.err.message : "");
 }
 
-void entry_on_exit(struct server *s, struct entry *e)
+void tc_serve_entry_on_exit(struct server *s, struct entry *e)
 {
 	struct wire_outcome *w = NULL;
 
 	waitpid(e->pid, NULL, 0);
-	entry_on_output(s, e);
-	entry_on_error(e);
-	entry_on_status(e);
+	tc_serve_entry_on_output(s, e);
+	tc_serve_entry_on_error(e);
+	tc_serve_entry_on_status(e);
 	if (e->st.len == sizeof(struct wire_outcome)) {
 		w = (struct wire_outcome *)e->st.p;
-		wire_unpack(w);
+		tc_serve_wire_unpack(w);
 	}
 	unlink_entry(s, e);
 	if (e->call) {
 		struct call *c = e->call;
 
 		e->call = NULL;
-		answer_call(s, c, e, w ? &w->o : NULL);
+		tc_serve_answer_call(s, c, e, w ? &w->o : NULL);
 	} else if (e->state == ENTRY_STARTING) {
 		failed_start(s, e, w);
 	}
 	entry_free(e);
-	pool_fill(s);
+	tc_serve_pool_fill(s);
 }
 
-void pool_on_deadlines(struct server *s, uint64_t now)
+void tc_serve_pool_on_deadlines(struct server *s, uint64_t now)
 {
 	for (struct entry *e = s->entries; e; e = e->next)
 		if (e->state == ENTRY_BUSY && e->call && now >= e->call->deadline_ns) {
 			e->call->timed_out = true;
-			entry_end(s, e);
+			tc_serve_entry_end(s, e);
 		}
 }
 
 /* The caller went away: its waiting calls are dropped, its running ones
  * killed with their sandboxes. */
-void pool_forget_conn(struct server *s, struct conn *c)
+void tc_serve_pool_forget_conn(struct server *s, struct conn *c)
 {
 	struct call **pp = &s->queue;
 
@@ -491,6 +491,6 @@ void pool_forget_conn(struct server *s, struct conn *c)
 		if (e->call && e->call->conn == c) {
 			e->call->conn = NULL;
 			s->stats.abandoned++;
-			entry_end(s, e);
+			tc_serve_entry_end(s, e);
 		}
 }

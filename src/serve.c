@@ -133,12 +133,12 @@ static void accept_one(struct server *s)
 	c->pid = cred.pid;
 	c->next = s->conns;
 	s->conns = c;
-	pool_fill(s);
+	tc_serve_pool_fill(s);
 }
 
 static void conn_close(struct server *s, struct conn *c)
 {
-	pool_forget_conn(s, c);
+	tc_serve_pool_forget_conn(s, c);
 	for (struct conn **pp = &s->conns; *pp; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
@@ -156,13 +156,14 @@ static void enqueue(struct server *s, struct conn *c, struct tc_serve_request *r
 	bool ready = false;
 
 	if (s->n_queue >= s->opt->queue) {
-		answer_error(s, c, req->id, "Busy",
-			     "every pool entry is busy and the queue is full; try again later");
+		tc_serve_answer_error(
+			s, c, req->id, "Busy",
+			"every pool entry is busy and the queue is full; try again later");
 		return;
 	}
 	call = calloc(1, sizeof(*call));
 	if (!call) {
-		answer_error(s, c, req->id, "SandboxError", "out of memory");
+		tc_serve_answer_error(s, c, req->id, "SandboxError", "out of memory");
 		return;
 	}
 	for (struct entry *e = s->entries; e; e = e->next)
@@ -177,7 +178,7 @@ static void enqueue(struct server *s, struct conn *c, struct tc_serve_request *r
 	s->queue_tail = &call->next;
 	s->n_queue++;
 	c->calls++;
-	pool_dispatch(s);
+	tc_serve_pool_dispatch(s);
 }
 
 static void on_line(struct server *s, struct conn *c, const char *line, size_t len)
@@ -191,11 +192,11 @@ static void on_line(struct server *s, struct conn *c, const char *line, size_t l
 		return;
 	if (tc_serve_request_parse(line, len, TC_SERVE_LINE_MAX(req_max), req_max,
 				   cfg->limit[TC_LIMIT_WALL], &req, &e) < 0)
-		answer_error(s, c, req.id, "BadRequest", e.message);
+		tc_serve_answer_error(s, c, req.id, "BadRequest", e.message);
 	else if (req.kind == TC_SERVE_STATS)
-		answer_stats(s, c, req.id);
+		tc_serve_answer_stats(s, c, req.id);
 	else if (s->draining)
-		answer_error(s, c, req.id, "Busy", "the server is shutting down");
+		tc_serve_answer_error(s, c, req.id, "Busy", "the server is shutting down");
 	else
 		enqueue(s, c, &req);
 	tc_serve_request_release(&req);
@@ -219,7 +220,7 @@ static void take_lines(struct server *s, struct conn *c)
 		char msg[128];
 		snprintf(msg, sizeof(msg),
 			 "request: longer than the %zu-byte limit (one request per line)", max);
-		answer_error(s, c, NULL, "BadRequest", msg);
+		tc_serve_answer_error(s, c, NULL, "BadRequest", msg);
 		c->skipping = true;
 	}
 	if (c->skipping)
@@ -346,17 +347,17 @@ static void on_signal(struct server *s)
 	while (read(s->sfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGHUP) {
 			/* new entries are made as they are now; the old never run a call */
-			pool_drain(s);
+			tc_serve_pool_drain(s);
 			continue;
 		}
 		if (s->draining) { /* a second one: end every call now */
 			for (struct entry *e = s->entries; e; e = e->next)
-				entry_end(s, e);
+				tc_serve_entry_end(s, e);
 			continue;
 		}
 		s->draining = true;
 		sd_notify_text("STOPPING=1");
-		pool_drain(s);
+		tc_serve_pool_drain(s);
 	}
 }
 
@@ -380,20 +381,20 @@ static bool slot_event(struct server *s, const struct slot *sl, short re)
 		}
 		return false;
 	case SLOT_FROM:
-		entry_on_output(s, e);
-		pool_dispatch(s);
+		tc_serve_entry_on_output(s, e);
+		tc_serve_pool_dispatch(s);
 		return false;
 	case SLOT_ERR:
-		entry_on_error(e);
+		tc_serve_entry_on_error(e);
 		return false;
 	case SLOT_STATUS:
-		entry_on_status(e);
+		tc_serve_entry_on_status(e);
 		return false;
 	case SLOT_TO:
-		entry_on_writable(e);
+		tc_serve_entry_on_writable(e);
 		return false;
 	case SLOT_EXIT:
-		entry_on_exit(s, e);
+		tc_serve_entry_on_exit(s, e);
 		return true;
 	}
 	return false;
@@ -432,8 +433,8 @@ static int serve_loop(struct server *s)
 		for (struct conn *c = s->conns; c; c = c->next)
 			if (c->out.len && !conn_write(c))
 				c->rd_eof = true; /* closed at its POLLHUP */
-		pool_on_deadlines(s, tc_now_ns());
-		pool_fill(s);
+		tc_serve_pool_on_deadlines(s, tc_now_ns());
+		tc_serve_pool_fill(s);
 		if (!notified && (ready_count(s) >= s->opt->pool ||
 				  tc_now_ns() - t0 > READY_WAIT_MS * 1000000ull)) {
 			sd_notify_text("READY=1\nSTATUS=the pool is warm");
@@ -490,7 +491,7 @@ int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup
 	}
 	if (own_socket)
 		fprintf(stderr, "toolcell: serve: listening on %s\n", path);
-	pool_fill(&s);
+	tc_serve_pool_fill(&s);
 	r = serve_loop(&s);
 	if (own_socket)
 		unlink(path);
