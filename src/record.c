@@ -27,61 +27,52 @@
 /* uid/gid fields hold this until toolcell knows them: (uid_t)-1. */
 #define UNKNOWN_ID UINT32_MAX
 
+/* Names by enum value: tables, each checked against its enum's last value
+ * (a value added at the end must add its name), and each lookup falls back
+ * to a name that never claims success. */
+static const char *const status_names[] = { [TC_STATUS_OK] = "ok",
+					    [TC_STATUS_EXIT_NONZERO] = "exit_nonzero",
+					    [TC_STATUS_SIGNALED] = "signaled",
+					    [TC_STATUS_TIMEOUT] = "timeout",
+					    [TC_STATUS_MEMORY_LIMIT] = "memory_limit",
+					    [TC_STATUS_PIDS_LIMIT] = "pids_limit",
+					    [TC_STATUS_OUTPUT_LIMIT] = "output_limit",
+					    [TC_STATUS_SYSCALL_DENIED] = "syscall_denied",
+					    [TC_STATUS_REJECTED] = "rejected",
+					    [TC_STATUS_SANDBOX_ERROR] = "sandbox_error" };
+_Static_assert(TC_ARRAY_SIZE(status_names) == TC_STATUS_SANDBOX_ERROR + 1, "status names");
+
+static const char *const enforcer_names[] = { [TC_ENFORCER_NONE] = "none",
+					      [TC_ENFORCER_RLIMIT] = "rlimit",
+					      [TC_ENFORCER_CGROUP2] = "cgroup2",
+					      [TC_ENFORCER_TOOLCELL] = "toolcell" };
+_Static_assert(TC_ARRAY_SIZE(enforcer_names) == TC_ENFORCER_TOOLCELL + 1, "enforcer names");
+
+static const char *const unit_names[] = { [TC_UNIT_BYTES] = "bytes",
+					  [TC_UNIT_COUNT] = "count",
+					  [TC_UNIT_MS] = "ms",
+					  [TC_UNIT_MILLICPU] = "cpus" };
+_Static_assert(TC_ARRAY_SIZE(unit_names) == TC_UNIT_MILLICPU + 1, "unit names");
+
+static const char *name_of(const char *const *names, size_t n, unsigned v, const char *other)
+{
+	return v < n && names[v] ? names[v] : other;
+}
+
 const char *tc_status_name(enum tc_status s)
 {
-	switch (s) {
-	case TC_STATUS_OK:
-		return "ok";
-	case TC_STATUS_EXIT_NONZERO:
-		return "exit_nonzero";
-	case TC_STATUS_SIGNALED:
-		return "signaled";
-	case TC_STATUS_TIMEOUT:
-		return "timeout";
-	case TC_STATUS_MEMORY_LIMIT:
-		return "memory_limit";
-	case TC_STATUS_PIDS_LIMIT:
-		return "pids_limit";
-	case TC_STATUS_OUTPUT_LIMIT:
-		return "output_limit";
-	case TC_STATUS_SYSCALL_DENIED:
-		return "syscall_denied";
-	case TC_STATUS_REJECTED:
-		return "rejected";
-	case TC_STATUS_SANDBOX_ERROR:
-		return "sandbox_error";
-	}
-	return "sandbox_error"; /* not a status: never claim success */
+	/* not a status: never claim success */
+	return name_of(status_names, TC_ARRAY_SIZE(status_names), s, "sandbox_error");
 }
 
 const char *tc_enforcer_name(enum tc_enforcer e)
 {
-	switch (e) {
-	case TC_ENFORCER_NONE:
-		return "none";
-	case TC_ENFORCER_RLIMIT:
-		return "rlimit";
-	case TC_ENFORCER_CGROUP2:
-		return "cgroup2";
-	case TC_ENFORCER_TOOLCELL:
-		return "toolcell";
-	}
-	return "none";
+	return name_of(enforcer_names, TC_ARRAY_SIZE(enforcer_names), e, "none");
 }
 
 static const char *unit_name(enum tc_unit u)
 {
-	switch (u) {
-	case TC_UNIT_BYTES:
-		return "bytes";
-	case TC_UNIT_COUNT:
-		return "count";
-	case TC_UNIT_MS:
-		return "ms";
-	case TC_UNIT_MILLICPU:
-		return "cpus";
-	}
-	return "count";
+	return name_of(unit_names, TC_ARRAY_SIZE(unit_names), u, "count");
 }
 
 void tc_outcome_init(struct tc_outcome *o)
@@ -139,6 +130,18 @@ static cJSON *u64_number(uint64_t v)
 	return cJSON_CreateRaw(digits);
 }
 
+/* Whole numbers under their keys, in order. */
+struct u64_field {
+	const char *key;
+	uint64_t value;
+};
+
+static void add_u64s(bool *failed, cJSON *obj, const struct u64_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		tc_json_add(failed, obj, f[i].key, u64_number(f[i].value));
+}
+
 static cJSON *maybe_number(const struct tc_maybe *m)
 {
 	return m->known ? u64_number(m->value) : cJSON_CreateNull();
@@ -189,6 +192,13 @@ static void add_run(bool *failed, cJSON *r, const struct tc_run *run)
 
 static void add_outcome(bool *failed, cJSON *r, const struct tc_outcome *o)
 {
+	const struct u64_field times[] = { { "wall_ms", o->wall_ms },
+					   { "cpu_user_ms", o->cpu_user_ms },
+					   { "cpu_system_ms", o->cpu_system_ms },
+					   { "toolcell_cpu_user_ms", o->toolcell_cpu_user_ms },
+					   { "toolcell_cpu_system_ms",
+					     o->toolcell_cpu_system_ms } };
+
 	tc_json_add(failed, r, "status", cJSON_CreateString(tc_status_name(o->status)));
 	tc_json_add(failed, r, "status_inferred", cJSON_CreateBool(o->status_inferred));
 	tc_json_add(failed, r, "exit_code",
@@ -197,11 +207,7 @@ static void add_outcome(bool *failed, cJSON *r, const struct tc_outcome *o)
 		    o->signaled ? cJSON_CreateNumber(o->signal) : cJSON_CreateNull());
 	tc_json_add(failed, r, "signal_name",
 		    o->signaled ? signal_name(o->signal) : cJSON_CreateNull());
-	tc_json_add(failed, r, "wall_ms", u64_number(o->wall_ms));
-	tc_json_add(failed, r, "cpu_user_ms", u64_number(o->cpu_user_ms));
-	tc_json_add(failed, r, "cpu_system_ms", u64_number(o->cpu_system_ms));
-	tc_json_add(failed, r, "toolcell_cpu_user_ms", u64_number(o->toolcell_cpu_user_ms));
-	tc_json_add(failed, r, "toolcell_cpu_system_ms", u64_number(o->toolcell_cpu_system_ms));
+	add_u64s(failed, r, times, TC_ARRAY_SIZE(times));
 }
 
 static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
@@ -214,6 +220,8 @@ static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
 		{ "oom_kills", &o->oom_kills },
 		{ "pids_peak", &o->pids_peak },
 	};
+	const struct u64_field streams[] = { { "stdout_bytes", o->stdout_bytes },
+					     { "stderr_bytes", o->stderr_bytes } };
 	cJSON *unknown;
 	size_t i;
 
@@ -227,8 +235,7 @@ static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
 									   : "not measured"));
 	if (o->kernel_memory)
 		tc_json_add(failed, unknown, "kernel_memory", cJSON_CreateString(o->kernel_memory));
-	tc_json_add(failed, r, "stdout_bytes", u64_number(o->stdout_bytes));
-	tc_json_add(failed, r, "stderr_bytes", u64_number(o->stderr_bytes));
+	add_u64s(failed, r, streams, TC_ARRAY_SIZE(streams));
 	tc_json_add(failed, r, "stdout_truncated", cJSON_CreateBool(o->stdout_truncated));
 	tc_json_add(failed, r, "stderr_truncated", cJSON_CreateBool(o->stderr_truncated));
 }
@@ -375,7 +382,19 @@ static void add_error(bool *failed, cJSON *r, const struct tc_outcome *o)
 static void add_workspace(bool *failed, cJSON *r, const struct tc_outcome *o)
 {
 	const struct tc_workspace_stats *w = &o->workspace;
-	cJSON *ws, *a, *d, *l;
+	const struct u64_field changes[] = { { "files", w->files },
+					     { "bytes", w->bytes },
+					     { "folders", w->dirs },
+					     { "deleted", w->deleted },
+					     { "set_id_bits_dropped", w->setid_stripped } };
+	const struct u64_field dropped[] = { { "symlinks", w->symlinks },
+					     { "hard_links", w->hard_links },
+					     { "fifos", w->fifos },
+					     { "sockets", w->sockets },
+					     { "devices", w->devices } };
+	const struct u64_field layer[] = { { "used_bytes", w->used_bytes },
+					   { "used_files", w->used_files } };
+	cJSON *ws, *l;
 
 	if (!w->present) {
 		tc_json_add(failed, r, "workspace", cJSON_CreateNull());
@@ -385,25 +404,16 @@ static void add_workspace(bool *failed, cJSON *r, const struct tc_outcome *o)
 	tc_json_add(failed, ws, "applied", cJSON_CreateBool(w->applied));
 	tc_json_add(failed, ws, "not_applied",
 		    w->not_applied ? cJSON_CreateString(w->not_applied) : cJSON_CreateNull());
-	a = tc_json_add(failed, ws, "changes", cJSON_CreateObject());
-	tc_json_add(failed, a, "files", u64_number(w->files));
-	tc_json_add(failed, a, "bytes", u64_number(w->bytes));
-	tc_json_add(failed, a, "folders", u64_number(w->dirs));
-	tc_json_add(failed, a, "deleted", u64_number(w->deleted));
-	tc_json_add(failed, a, "set_id_bits_dropped", u64_number(w->setid_stripped));
-	d = tc_json_add(failed, ws, "dropped", cJSON_CreateObject());
-	tc_json_add(failed, d, "symlinks", u64_number(w->symlinks));
-	tc_json_add(failed, d, "hard_links", u64_number(w->hard_links));
-	tc_json_add(failed, d, "fifos", u64_number(w->fifos));
-	tc_json_add(failed, d, "sockets", u64_number(w->sockets));
-	tc_json_add(failed, d, "devices", u64_number(w->devices));
+	add_u64s(failed, tc_json_add(failed, ws, "changes", cJSON_CreateObject()), changes,
+		 TC_ARRAY_SIZE(changes));
+	add_u64s(failed, tc_json_add(failed, ws, "dropped", cJSON_CreateObject()), dropped,
+		 TC_ARRAY_SIZE(dropped));
 	tc_json_add(failed, ws, "errors", u64_number(w->errors));
 	tc_json_add(failed, ws, "first_error",
 		    w->first_error[0] ? outside_string(w->first_error, sizeof(w->first_error))
 				      : cJSON_CreateNull());
 	l = tc_json_add(failed, ws, "layer", cJSON_CreateObject());
-	tc_json_add(failed, l, "used_bytes", u64_number(w->used_bytes));
-	tc_json_add(failed, l, "used_files", u64_number(w->used_files));
+	add_u64s(failed, l, layer, TC_ARRAY_SIZE(layer));
 	tc_json_add(failed, l, "full", cJSON_CreateBool(w->full));
 }
 
