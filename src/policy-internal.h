@@ -13,6 +13,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "json.h"
+
 #include "toolcell/error.h"
 #include "policy.h"
 
@@ -42,10 +44,6 @@ void tc_policy_key(char *buf, size_t n, const char *parent, const char *key);
  * named keys[i] or NULL. Unknown and repeated keys are refused. */
 int tc_policy_fields(const struct parse_ctx *c, const cJSON *obj, const char *path,
 		     const char *const *keys, size_t n_keys, const cJSON **ret);
-
-/* Add item to obj (or to the array obj when name is NULL); false and item
- * freed when either is missing. */
-bool tc_policy_json_add(cJSON *obj, const char *name, cJSON *item);
 
 /* What a bad value was, for "expected X, got Y": "\"12Q\"", "an array". */
 void tc_policy_describe(const cJSON *v, char *buf, size_t n);

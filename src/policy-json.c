@@ -23,13 +23,12 @@ static cJSON *allow_to_json(const struct tc_policy *p)
 		const struct tc_policy_allow *sw = &tc_policy_allows[i];
 		bool on = *(const bool *)((const char *)p + sw->member);
 
-		if (!tc_policy_json_add(o, sw->key, cJSON_CreateBool(on)))
+		if (!tc_json_add(NULL, o, sw->key, cJSON_CreateBool(on)))
 			goto fail;
 	}
-	if (!tc_policy_json_add(o, "rootfs",
-				p->n_allow_rootfs
-					? strings_to_json(p->allow_rootfs, p->n_allow_rootfs)
-					: cJSON_CreateBool(false)))
+	if (!tc_json_add(NULL, o, "rootfs",
+			 p->n_allow_rootfs ? strings_to_json(p->allow_rootfs, p->n_allow_rootfs)
+					   : cJSON_CreateBool(false)))
 		goto fail;
 	return o;
 fail:
@@ -46,7 +45,7 @@ static cJSON *env_to_json(const struct tc_policy *p)
 		const char *eq = strchr(p->env[i], '=');
 		_cleanup_free_ char *name = strndup(p->env[i], (size_t)(eq - p->env[i]));
 
-		if (!name || !tc_policy_json_add(o, name, cJSON_CreateString(eq + 1))) {
+		if (!name || !tc_json_add(NULL, o, name, cJSON_CreateString(eq + 1))) {
 			cJSON_Delete(o);
 			return NULL;
 		}
@@ -59,10 +58,10 @@ static cJSON *binds_to_json(const struct tc_policy *p)
 	cJSON *a = cJSON_CreateArray(), *b;
 
 	for (size_t i = 0; i < p->n_binds; i++)
-		if (!tc_policy_json_add(a, NULL, b = cJSON_CreateObject()) ||
-		    !tc_policy_json_add(b, "host", cJSON_CreateString(p->binds[i].host)) ||
-		    !tc_policy_json_add(b, "inside", cJSON_CreateString(p->binds[i].inside)) ||
-		    !tc_policy_json_add(b, "writable", cJSON_CreateBool(p->binds[i].writable))) {
+		if (!tc_json_add(NULL, a, NULL, b = cJSON_CreateObject()) ||
+		    !tc_json_add(NULL, b, "host", cJSON_CreateString(p->binds[i].host)) ||
+		    !tc_json_add(NULL, b, "inside", cJSON_CreateString(p->binds[i].inside)) ||
+		    !tc_json_add(NULL, b, "writable", cJSON_CreateBool(p->binds[i].writable))) {
 			cJSON_Delete(a);
 			return NULL;
 		}
@@ -74,39 +73,37 @@ static bool host_to_json(const struct tc_policy *p, cJSON *root)
 {
 	cJSON *o;
 
-	return tc_policy_json_add(root, "uid_range", o = cJSON_CreateObject()) &&
-	       tc_policy_json_add(o, "start", cJSON_CreateNumber(p->uid_base)) &&
-	       tc_policy_json_add(o, "count", cJSON_CreateNumber(p->uid_count)) &&
-	       tc_policy_json_add(root, "require", o = cJSON_CreateObject()) &&
-	       tc_policy_json_add(o, "cgroup2", cJSON_CreateBool(p->require_cgroup2)) &&
-	       tc_policy_json_add(o, "landlock",
-				  p->require_landlock ? cJSON_CreateNumber(p->require_landlock)
-						      : cJSON_CreateBool(false));
+	return tc_json_add(NULL, root, "uid_range", o = cJSON_CreateObject()) &&
+	       tc_json_add(NULL, o, "start", cJSON_CreateNumber(p->uid_base)) &&
+	       tc_json_add(NULL, o, "count", cJSON_CreateNumber(p->uid_count)) &&
+	       tc_json_add(NULL, root, "require", o = cJSON_CreateObject()) &&
+	       tc_json_add(NULL, o, "cgroup2", cJSON_CreateBool(p->require_cgroup2)) &&
+	       tc_json_add(NULL, o, "landlock",
+			   p->require_landlock ? cJSON_CreateNumber(p->require_landlock)
+					       : cJSON_CreateBool(false));
 }
 
 /* Every key after "max", in the order a policy file is documented. */
 static bool rest_to_json(const struct tc_policy *p, cJSON *root)
 {
-	return tc_policy_json_add(root, "allow", allow_to_json(p)) &&
-	       tc_policy_json_add(root, "env", env_to_json(p)) &&
-	       tc_policy_json_add(root, "pass_env", strings_to_json(p->pass_env, p->n_pass_env)) &&
-	       tc_policy_json_add(root, "binds", binds_to_json(p)) && host_to_json(p, root) &&
-	       tc_policy_json_add(root, "warn_env_not_passed",
-				  cJSON_CreateBool(p->warn_env_not_passed)) &&
-	       tc_policy_json_add(root, "seccomp", tc_policy_seccomp_to_json(&p->syscalls)) &&
+	return tc_json_add(NULL, root, "allow", allow_to_json(p)) &&
+	       tc_json_add(NULL, root, "env", env_to_json(p)) &&
+	       tc_json_add(NULL, root, "pass_env", strings_to_json(p->pass_env, p->n_pass_env)) &&
+	       tc_json_add(NULL, root, "binds", binds_to_json(p)) && host_to_json(p, root) &&
+	       tc_json_add(NULL, root, "warn_env_not_passed",
+			   cJSON_CreateBool(p->warn_env_not_passed)) &&
+	       tc_json_add(NULL, root, "seccomp", tc_policy_seccomp_to_json(&p->syscalls)) &&
 	       (!p->cgroup_parent ||
-		tc_policy_json_add(root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))) &&
+		tc_json_add(NULL, root, "cgroup_parent", cJSON_CreateString(p->cgroup_parent))) &&
 	       (!p->session_json ||
-		tc_policy_json_add(root, "session", tc_policy_session_to_json(p))) &&
-	       (!p->serve_json || tc_policy_json_add(root, "serve", cJSON_Parse(p->serve_json))) &&
-	       tc_policy_json_add(
-		       root, "rootfs",
-		       cJSON_CreateString(p->rootfs_name ? p->rootfs_name : "default")) &&
-	       tc_policy_json_add(
-		       root, "workspace_apply",
-		       cJSON_CreateString(p->workspace_on_success ? "on_success" : "always")) &&
+		tc_json_add(NULL, root, "session", tc_policy_session_to_json(p))) &&
+	       (!p->serve_json || tc_json_add(NULL, root, "serve", cJSON_Parse(p->serve_json))) &&
+	       tc_json_add(NULL, root, "rootfs",
+			   cJSON_CreateString(p->rootfs_name ? p->rootfs_name : "default")) &&
+	       tc_json_add(NULL, root, "workspace_apply",
+			   cJSON_CreateString(p->workspace_on_success ? "on_success" : "always")) &&
 	       (!p->n_programs ||
-		tc_policy_json_add(root, "programs", strings_to_json(p->programs, p->n_programs)));
+		tc_json_add(NULL, root, "programs", strings_to_json(p->programs, p->n_programs)));
 }
 
 char *tc_policy_to_json(const struct tc_policy *p)
@@ -114,12 +111,12 @@ char *tc_policy_to_json(const struct tc_policy *p)
 	cJSON *root = cJSON_CreateObject();
 	char *printed, *out = NULL;
 
-	if (!tc_policy_json_add(root, "version", cJSON_CreateNumber(1)) ||
-	    !tc_policy_json_add(root, "network", cJSON_CreateString("none")) ||
-	    !tc_policy_json_add(root, "hostname",
-				cJSON_CreateString(p->hostname ? p->hostname : DEFAULT_HOSTNAME)) ||
-	    !tc_policy_json_add(root, "limits", tc_policy_limits_to_json(p->limit)) ||
-	    !tc_policy_json_add(root, "max", tc_policy_limits_to_json(p->limit_max)) ||
+	if (!tc_json_add(NULL, root, "version", cJSON_CreateNumber(1)) ||
+	    !tc_json_add(NULL, root, "network", cJSON_CreateString("none")) ||
+	    !tc_json_add(NULL, root, "hostname",
+			 cJSON_CreateString(p->hostname ? p->hostname : DEFAULT_HOSTNAME)) ||
+	    !tc_json_add(NULL, root, "limits", tc_policy_limits_to_json(p->limit)) ||
+	    !tc_json_add(NULL, root, "max", tc_policy_limits_to_json(p->limit_max)) ||
 	    !rest_to_json(p, root)) {
 		cJSON_Delete(root);
 		return NULL;

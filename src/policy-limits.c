@@ -127,8 +127,8 @@ cJSON *tc_policy_limits_to_json(const uint64_t *v)
 	size_t i;
 
 	for (i = 0; o && i < TC_LIMIT__MAX; i++) {
-		if (!tc_policy_json_add(o, tc_limit_info[i].name,
-					limit_to_json((enum tc_limit_id)i, v[i]))) {
+		if (!tc_json_add(NULL, o, tc_limit_info[i].name,
+				 limit_to_json((enum tc_limit_id)i, v[i]))) {
 			cJSON_Delete(o);
 			return NULL;
 		}

@@ -187,7 +187,7 @@ static cJSON *names_to_json(const uint64_t *set)
 		}
 	qsort(sorted, n, sizeof(sorted[0]), by_name);
 	for (size_t i = 0; i < n; i++)
-		if (!tc_policy_json_add(a, NULL, cJSON_CreateString(sorted[i]))) {
+		if (!tc_json_add(NULL, a, NULL, cJSON_CreateString(sorted[i]))) {
 			cJSON_Delete(a);
 			return NULL;
 		}
@@ -198,10 +198,10 @@ cJSON *tc_policy_seccomp_to_json(const struct tc_syscall_policy *sp)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	if (!tc_policy_json_add(o, "allow", names_to_json(sp->allow)) ||
-	    !tc_policy_json_add(o, "kill", names_to_json(sp->kill)) ||
-	    !tc_policy_json_add(o, "otherwise",
-				cJSON_CreateString(sp->kill_others ? "kill" : "enosys"))) {
+	if (!tc_json_add(NULL, o, "allow", names_to_json(sp->allow)) ||
+	    !tc_json_add(NULL, o, "kill", names_to_json(sp->kill)) ||
+	    !tc_json_add(NULL, o, "otherwise",
+			 cJSON_CreateString(sp->kill_others ? "kill" : "enosys"))) {
 		cJSON_Delete(o);
 		return NULL;
 	}

@@ -64,7 +64,7 @@ static int parse_names(const struct parse_ctx *c, const cJSON *list, const char 
 				       "or \"*\""
 				     : "a module name such as \"json\" or \"matplotlib.pyplot\"",
 				it);
-		if (!tc_policy_json_add(out, NULL, cJSON_CreateString(name)))
+		if (!tc_json_add(NULL, out, NULL, cJSON_CreateString(name)))
 			return tc_policy_oom(c->err);
 	}
 	return 0;
@@ -114,7 +114,7 @@ int tc_policy_parse_session(const struct parse_ctx *c, const cJSON *obj, struct 
 					     "a module name such as \"numpy\" or \"os.path\"", it);
 			break;
 		}
-		if (!tc_policy_json_add(defaults, it->string, cJSON_CreateString(module))) {
+		if (!tc_json_add(NULL, defaults, it->string, cJSON_CreateString(module))) {
 			r = tc_policy_oom(c->err);
 			break;
 		}
@@ -178,7 +178,7 @@ static int add_caller_imports(cJSON *cfg, const struct tc_overrides *o, struct t
 					    m);
 		if (!within(max, m))
 			return beyond("--allow-import", m, max, err);
-		if (!tc_policy_json_add(allowed, NULL, cJSON_CreateString(m)))
+		if (!tc_json_add(NULL, allowed, NULL, cJSON_CreateString(m)))
 			return tc_policy_oom(err);
 	}
 	for (size_t i = 0; i < o->n_default_import; i++) {
@@ -197,7 +197,7 @@ static int add_caller_imports(cJSON *cfg, const struct tc_overrides *o, struct t
 		if (!within(max, eq + 1))
 			return beyond("--default-import", eq + 1, max, err);
 		cJSON_DeleteItemFromObjectCaseSensitive(defaults, alias);
-		if (!tc_policy_json_add(defaults, alias, cJSON_CreateString(eq + 1)))
+		if (!tc_json_add(NULL, defaults, alias, cJSON_CreateString(eq + 1)))
 			return tc_policy_oom(err);
 	}
 	return 0;

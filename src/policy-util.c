@@ -144,15 +144,3 @@ int tc_policy_number(const cJSON *v, bool thousandths, uint64_t *ret)
 	*ret = (uint64_t)d;
 	return 0;
 }
-
-/* Add item to obj (or to the array obj when name is NULL); false and item
- * freed when either is missing. */
-bool tc_policy_json_add(cJSON *obj, const char *name, cJSON *item)
-{
-	if (!obj || !item ||
-	    !(name ? cJSON_AddItemToObject(obj, name, item) : cJSON_AddItemToArray(obj, item))) {
-		cJSON_Delete(item);
-		return false;
-	}
-	return true;
-}
