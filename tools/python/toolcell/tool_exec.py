@@ -6,8 +6,9 @@ private folder bound read-only at /in, runs the command line with one
 enforced; /out the workspace), collects the expected outputs without
 following symbolic links, and writes the Tool Result exactly as ThreeGate's
 runner does, plus toolcell's own keys. Exit 0 accepted, 2 rejected, 3
-runtime error, as the runner. Imports: os, sys, hashlib, time, _json and
-_signal (no enum, no re: start-up time); ctypes only in the forked child."""
+runtime error, as the runner. Imports: os, sys, time, _json, _signal and
+_sha256 (no enum, no re, no ctypes, no OpenSSL for small files: start-up
+time); hashlib only for a file over HASH_SMALL."""
 
 import os
 import sys
@@ -29,6 +30,8 @@ RECORD_MAX = 1024 * 1024  # bytes of toolcell's result record read back
 STDERR_TAIL = 4096  # bytes of toolcell's stderr read back for a reason
 REMOVE_MAX = 1 << 22  # entries one clean-up removes before it gives up
 REAPER_WAIT = 30  # seconds the reaper waits for toolcell to end
+HASH_SMALL = 1 << 20  # bytes up to which Python's own sha256 hashes a file:
+# loading OpenSSL (hashlib) costs more than hashing that much 7 times slower
 
 EXIT_ACCEPTED, EXIT_REJECTED, EXIT_RUNTIME = 0, 2, 3
 INSIDE_IN, INSIDE_OUT = "/in", "/out"
@@ -177,9 +180,7 @@ def _kind(mode):
 def copy_hashed(src, dst, cap):
     """Copy fd src to fd dst up to cap bytes: (bytes, sha256 hex), or None
     when src holds more than cap."""
-    from hashlib import sha256
-
-    h, size = sha256(), 0
+    h, size = _sha256(os.fstat(src).st_size), 0
     while True:
         b = os.read(src, min(1 << 20, cap + 1 - size))
         if not b:
@@ -326,7 +327,8 @@ class Reaper:
     result files if toolcell-tool-exec ends before it could, even by
     SIGKILL: it reads lines from a pipe (P<path> a private path, R<path> a
     result file, W<pid> toolcell, K: keep the result files, D: all done); at EOF without D
-    it waits for toolcell to end and removes what it was told of."""
+    it sends toolcell SIGTERM (toolcell ends the sandbox and exits), waits
+    for it to end and removes what it was told of."""
 
     def __init__(self):
         r, self.w = os.pipe2(os.O_CLOEXEC)
@@ -391,9 +393,14 @@ def _reaper_serve(r):
                 results = []
             elif ln == b"D":
                 return
-    if pid is not None:  # toolcell had SIGTERM by PDEATHSIG: let it finish
+    if pid is not None:  # toolcell's caller is gone: end it, and let it finish
+        import _signal
         import select
 
+        try:
+            _signal.pidfd_send_signal(pid, _signal.SIGTERM)
+        except OSError:
+            pass  # it has ended already
         select.select([pid], [], [], REAPER_WAIT)
     for p in reversed(paths + results):
         d, n = os.path.split(p)
@@ -433,15 +440,12 @@ def install_signal_handlers():
         _signal.signal(s, _on_signal)
 
 
-def _exec_child(argv, fds, parent):
-    """In the forked child: stdio from fds, SIGTERM when the parent dies
-    (PR_SET_PDEATHSIG survives the exec of toolcell, which is not
-    set-uid), then toolcell. Never returns."""
+def _exec_child(argv, fds, go):
+    """In the forked child: wait until the parent has told the reaper our
+    pid (EOF instead: the parent is gone, and nobody would end us; do not
+    start), then stdio from fds and toolcell. Never returns."""
     try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, 15, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGTERM
-        if os.getppid() != parent:  # the parent is already gone: do not start
+        if os.read(go, 1) != b"g":
             os._exit(125)
         for target, fd in enumerate(fds):
             os.dup2(fd, target)  # dup2 clears close-on-exec on the target
@@ -454,16 +458,23 @@ def _exec_child(argv, fds, parent):
 
 def run_toolcell(argv, fds, reaper):
     """Run toolcell (argv) with stdio fds; returns its wait status and the
-    signal forwarded to it, if any."""
+    signal forwarded to it, if any. If this process dies first, the reaper
+    ends toolcell (SIGTERM), so no sandbox outlives its caller."""
     global _child, _forwarded
     _forwarded = None
-    parent = os.getpid()
+    go_r, go_w = os.pipe2(os.O_CLOEXEC)
     pid = os.fork()
     if pid == 0:
-        _exec_child(argv, fds, parent)
+        os.close(go_w)  # the parent's end only: its death is our EOF
+        _exec_child(argv, fds, go_r)
+    os.close(go_r)
     _child = pid
     try:
-        reaper.tell(b"W", str(pid).encode())
+        try:
+            reaper.tell(b"W", str(pid).encode())
+            os.write(go_w, b"g")
+        finally:
+            os.close(go_w)
         while True:
             try:
                 _, status = os.waitpid(pid, 0)
@@ -681,10 +692,21 @@ def limits_in_force(record):
     return out
 
 
-def _sha256_file(fd):
-    from hashlib import sha256
+def _sha256(size):
+    """A new sha256 for about size bytes: Python's own up to HASH_SMALL,
+    hashlib's (OpenSSL) above."""
+    if size <= HASH_SMALL:
+        try:
+            from _sha256 import sha256
+        except ImportError:  # not Debian 12's Python 3.11: hashlib's
+            from hashlib import sha256
+    else:
+        from hashlib import sha256
+    return sha256()
 
-    h, off = sha256(), 0
+
+def _sha256_file(fd):
+    h, off = _sha256(os.fstat(fd).st_size), 0
     while True:
         b = os.pread(fd, 1 << 20, off)
         if not b:
@@ -784,9 +806,9 @@ def execute(req, in_dir, results, toolcell):
             for fd in (out_fd, err_fd, rec_fd, null):
                 os.close(fd)
         run.write(rid + ".record.json", raw)
-        from hashlib import sha256
-
-        files["record"] = (rid + ".record.json", sha256(raw).hexdigest())
+        h = _sha256(len(raw))
+        h.update(raw)
+        files["record"] = (rid + ".record.json", h.hexdigest())
         collected, missing = collect_outputs(run, out_dir, rid + ".out")
         fields = result_fields(req, rid, created, record, rc, files, collected, missing)
         run.write(rid + ".md", threegate.render(fields).encode("utf-8"))
