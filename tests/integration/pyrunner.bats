@@ -214,6 +214,31 @@ error_keys() {
 	[ "$(result data.allocated_mb)" = 16 ]
 }
 
+@test "pyrunner: one allocation RLIMIT_AS refuses, uncaught or caught by the tool, is recorded as measured: exit_nonzero or ok, not inferred" {
+	# the kernel keeps no count of a refused mmap and the peak stays far
+	# below the limit: toolcell records what it measured, as for a tool's own
+	# raise MemoryError (Arium 1.6), which it cannot tell apart
+	capture "$TOOLCELL" python --memory 64M --result "$TC_TMP/record.json" -c 'bytearray(200 << 20)'
+	[ "$(jget limits.memory.enforced_by "$TC_TMP/record.json")" = rlimit ] ||
+		tc_skip "memory enforced by $(jget limits.memory.enforced_by "$TC_TMP/record.json") here: a cgroup OOM kill (tests/vm/guest/t-memory.sh)"
+	[ "$status" -eq 1 ]
+	[ "$(tail -n 1 "$TC_TMP/stderr")" = MemoryError ]
+	[ "$(jget status "$TC_TMP/record.json")" = exit_nonzero ]
+	[ "$(jget status_inferred "$TC_TMP/record.json")" = false ]
+	[ "$(jget exit_code "$TC_TMP/record.json")" = 1 ]
+	[ "$(jget memory_peak_bytes "$TC_TMP/record.json")" -lt $((48 << 20)) ]
+	capture "$TOOLCELL" python --memory 64M --result "$TC_TMP/record.json" -c '
+try:
+    bytearray(200 << 20)
+except MemoryError:
+    print("caught")'
+	[ "$status" -eq 0 ]
+	[ "$(cat "$TC_TMP/stdout")" = caught ]
+	[ "$(jget status "$TC_TMP/record.json")" = ok ]
+	[ "$(jget status_inferred "$TC_TMP/record.json")" = false ]
+	[ "$(jget memory_peak_bytes "$TC_TMP/record.json")" -lt $((48 << 20)) ]
+}
+
 @test "pyrunner (Arium 1.6 'should handle MemoryError'): a tool's own raise MemoryError keeps type and message; no memory_limit" {
 	printf 'def run(args):\n    raise MemoryError("Memory limit exceeded")\n' >"$TC_TMP/raise_mem.py"
 	chmod 644 "$TC_TMP/raise_mem.py"

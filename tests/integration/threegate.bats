@@ -439,6 +439,37 @@ json.dump(p, open(sys.argv[2], "w"))' "$(dirname "$TOOLCELL")/policies/default.j
 	nothing_left
 }
 
+@test "tool-exec: a refusal is a rejection (2) by toolcell's exit status on the run without the request's limits, never by its words" {
+	# refusing_shim OPTION WORDS: a toolcell in front of the real one that
+	# refuses, in WORDS, every run given OPTION (toolcell runs with only
+	# PATH and LANG: the shim holds both)
+	refusing_shim() {
+		cat >"$TC_TMP/shim" <<-EOF
+			#!/bin/sh
+			case " \$* " in *" $1 "*)
+				echo "toolcell: $2" >&2
+				exit 125 ;;
+			esac
+			exec "$TOOLCELL" "\$@"
+		EOF
+		chmod 755 "$TC_TMP/shim"
+	}
+	refusing_shim --memory "no such luck"
+	request TR-31.md
+	TOOLCELL="$TC_TMP/shim" tool_exec TR-31.md
+	[ "$status" -eq 2 ]
+	[ "$(cat "$TC_TMP/stderr")" = "$(printf '%s\n' "REJECT: Tool Request limits are above the policy's." "ERROR: no such luck")" ]
+	nothing_left
+	# refused without the limits too: the site's doing, a runtime error,
+	# even in a ceiling refusal's own words
+	refusing_shim run "--memory 4G is above the policy's ceiling of 256M (p.json: max.memory)"
+	request TR-32.md
+	TOOLCELL="$TC_TMP/shim" tool_exec TR-32.md
+	[ "$status" -eq 3 ]
+	[ "$(cat "$TC_TMP/stderr")" = "ERROR: execution failed: toolcell could not run the command (exit status 125): --memory 4G is above the policy's ceiling of 256M (p.json: max.memory)" ]
+	nothing_left
+}
+
 # ================================================================ files in and out
 
 @test "tool-exec: inputs are private copies, read-only at /in; /out is the working directory and the only place outputs come from" {

@@ -16,7 +16,7 @@ import time
 
 from toolcell import binary, threegate
 from toolcell.era import Failed, Refused, base_options, find_toolcell, limit_options
-from toolcell.era import parse_options, sandbox_argv, shown
+from toolcell.era import SANDBOX_PYTHON, parse_options, sandbox_argv, shown
 
 PROG = "toolcell-tool-exec"
 
@@ -100,7 +100,12 @@ Exit status (ThreeGate's runner's):
   0   accepted: "ACCEPT: wrote Tool Result PATH" on stdout (the command's
       own outcome is the result's exit_code and toolcell_status)
   2   rejected: "REJECT: ..." on stderr, then one "ERROR: ..." line per
-      problem (and "WARNING: ..." lines); nothing ran, nothing written
+      problem (and "WARNING: ..." lines); the command never ran, nothing
+      written. Limits above the policy's ceiling are rejected too, with
+      toolcell's reason: toolcell refused the run (exit 125) and accepts
+      the same run without the request's limits (decided by exit status,
+      never by toolcell's words); a policy that refuses the run anyway
+      is a runtime error (3)
   3   runtime error: "ERROR: ..." on stderr; toolcell could not run the
       command, the results could not be written, or SIGTERM, SIGINT or
       SIGHUP arrived; nothing is left in DIR
@@ -503,6 +508,22 @@ def toolcell_reason(fd):
     return binary.last_diagnostic(os.pread(fd, STDERR_TAIL, max(0, size - STDERR_TAIL)))
 
 
+def limits_refused(toolcell, fixed, reaper):
+    """Whether toolcell refused a run for the request's limits: the same
+    run with only the fixed options (python3 doing nothing) is accepted.
+    toolcell's exit status decides, never its words; it runs on the refusal
+    path only, so an accepted request pays nothing for it."""
+    null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        argv = [toolcell, "run", "--quiet"] + fixed + ["--", SANDBOX_PYTHON, "-S", "-c", "pass"]
+        rc, forwarded = run_toolcell(argv, (null, null, null), reaper)
+    finally:
+        os.close(null)
+    if forwarded is not None:
+        raise Interrupted(forwarded)
+    return rc == 0
+
+
 # ---------------------------------------------------------------- one run
 
 
@@ -783,10 +804,10 @@ def execute(req, in_dir, results, toolcell):
         rec_fd = os.memfd_create("toolcell-record", os.MFD_CLOEXEC)
         null = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
         try:
-            argv = [toolcell, "run", "--quiet", "--result-fd", "3"] + base_options()
+            fixed = base_options() + ["--ro-bind", "%s:%s" % (in_copy, INSIDE_IN),
+                                      "--workspace", "%s:%s" % (out_dir, INSIDE_OUT)]
+            argv = [toolcell, "run", "--quiet", "--result-fd", "3"] + fixed
             argv += limit_options(req.timeout, req.cpus, req.mem_mib)
-            argv += ["--ro-bind", "%s:%s" % (in_copy, INSIDE_IN),
-                     "--workspace", "%s:%s" % (out_dir, INSIDE_OUT)]
             argv += ["--"] + sandbox_argv(req.words)
             rc, forwarded = run_toolcell(argv, (null, out_fd, err_fd, rec_fd), run.reaper)
             if forwarded is not None:
@@ -795,8 +816,10 @@ def execute(req, in_dir, results, toolcell):
             if record is None or record.get("status") in ("sandbox_error", "rejected"):
                 err = (record or {}).get("error")
                 why = err.get("message") if isinstance(err, dict) else toolcell_reason(err_fd)
-                if record is None and why and "above the policy's ceiling" in why:
-                    raise Rejected("Tool Request limits are above the policy's.", [why])
+                if record is None and rc == binary.REFUSED and \
+                        limits_refused(toolcell, fixed, run.reaper):
+                    raise Rejected("Tool Request limits are above the policy's.",
+                                   [why or "toolcell refused the request's limits"])
                 raise Failed("execution failed: toolcell could not run the command (exit "
                              "status %d)%s" % (rc, ": " + why if why else ""))
             files["stdout"] = (rid + ".stdout.txt", _sha256_file(out_fd))
