@@ -52,6 +52,7 @@ contents() {
 		usr/share/toolcell/rootfs/MANIFEST.workspace
 		usr/share/toolcell/rootfs/harness.py
 		usr/share/toolcell/rootfs/session.py
+		usr/share/toolcell/rootfs/serve.py
 	LIST
 	# every shipped policy (policies/*.json), whichever there are
 	for p in "$REPO"/policies/*.json; do
@@ -82,6 +83,7 @@ contents() {
 		usr/lib/python3/dist-packages/toolcell/binary.py \
 		usr/lib/python3/dist-packages/toolcell/client.py \
 		usr/lib/python3/dist-packages/toolcell/era.py \
+		usr/lib/python3/dist-packages/toolcell/serve.py \
 		usr/lib/python3/dist-packages/toolcell/threegate.py \
 		usr/lib/python3/dist-packages/toolcell/tool_exec.py \
 		usr/share/doc/python3-toolcell/changelog.gz usr/share/doc/python3-toolcell/copyright |
