@@ -94,6 +94,31 @@ static void test_send_reads_the_childs_error(void **state)
 	close(sv[0]);
 }
 
+/* The child died with a message of ours still unread in its queue (the
+ * network helper's NET_FD, say): the kernel flags our end ECONNRESET, and
+ * the first receive reports that instead of the child's ERROR queued
+ * behind it. The ERROR is still what toolcell must read. */
+static void test_error_behind_a_reset(void **state)
+{
+	struct tc_msg net = { .type = TC_MSG_NET_FD };
+	struct tc_msg e = { .type = TC_MSG_ERROR };
+	struct tc_msg got;
+	int sv[2], fd;
+
+	(void)state;
+	pair(sv);
+	assert_int_equal(tc_msg_send(sv[0], &net, -1), 0); /* the child never reads it */
+	tc_error_errno(&e.err, "proc", EPERM, "cannot mount /proc");
+	assert_int_equal(tc_msg_send(sv[1], &e, -1), 0);
+	close(sv[1]);
+	assert_int_equal(tc_msg_recv(sv[0], &got, &fd), 0);
+	assert_int_equal(got.type, TC_MSG_ERROR);
+	assert_string_equal(got.err.stage, "proc");
+	assert_int_equal(fd, -1);
+	assert_int_equal(tc_msg_recv(sv[0], &got, &fd), -EPIPE);
+	close(sv[0]);
+}
+
 /* The child died without a word: EPIPE, said as such. */
 static void test_send_without_error(void **state)
 {
@@ -136,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_wrong_size),
 		cmocka_unit_test(test_send_reads_the_childs_error),
+		cmocka_unit_test(test_error_behind_a_reset),
 		cmocka_unit_test(test_send_without_error),
 		cmocka_unit_test(test_send_ok),
 	};
