@@ -19,6 +19,7 @@
 #include "toolcell/record.h"
 #include "toolcell/sandbox.h"
 #include "session.h"
+#include "status.h"
 #include "util.h"
 
 #define SESSION_LIFETIME_MS (86400ull * 1000) /* the sandbox's own wall clock: 24 h */
@@ -351,17 +352,22 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
  * request's own time (that is TIMED_OUT). */
 static const char *ended_type(enum tc_status status)
 {
-	static const char *const type[TC_STATUS_SANDBOX_ERROR + 1] = {
-		[TC_STATUS_MEMORY_LIMIT] = "MemoryLimit",
-		[TC_STATUS_PIDS_LIMIT] = "PidsLimit",
-		[TC_STATUS_OUTPUT_LIMIT] = "OutputLimit",
-		[TC_STATUS_SYSCALL_DENIED] = "SyscallDenied",
-		[TC_STATUS_TIMEOUT] = "SessionLimit",
-		[TC_STATUS_SANDBOX_ERROR] = "SandboxError",
-	};
-
-	/* the rest: the harness exited, or was signalled, by itself */
-	return status < TC_ARRAY_SIZE(type) && type[status] ? type[status] : "SandboxExited";
+	switch (status) {
+	case TC_STATUS_TIMEOUT:
+		return "SessionLimit";
+	case TC_STATUS_MEMORY_LIMIT:
+	case TC_STATUS_PIDS_LIMIT:
+	case TC_STATUS_OUTPUT_LIMIT:
+	case TC_STATUS_SYSCALL_DENIED:
+	case TC_STATUS_SANDBOX_ERROR:
+		return tc_status_error_type(status); /* a call's words for them */
+	case TC_STATUS_OK:
+	case TC_STATUS_EXIT_NONZERO:
+	case TC_STATUS_SIGNALED:
+	case TC_STATUS_REJECTED:
+		break; /* the harness exited, or was signalled, by itself */
+	}
+	return "SandboxExited";
 }
 
 /* The answer for a sandbox that ended (s->ended) under a request. */
