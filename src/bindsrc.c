@@ -251,6 +251,16 @@ static int depth_of(const char *rel)
 	return d;
 }
 
+/* The caller may enter rel (search permission, as the tool would be
+ * checked), though it may not list it. */
+static bool can_enter(int root, const char *rel)
+{
+	_cleanup_close_ int fd =
+		open_nofollow(root, rel, O_PATH | O_DIRECTORY, RESOLVE_BENEATH | RESOLVE_NO_XDEV);
+
+	return fd >= 0 && syscall(SYS_faccessat2, fd, "", X_OK, AT_EMPTY_PATH | AT_EACCESS) == 0;
+}
+
 /* Read one directory of the scan: 1 when a socket was found (*ret_name). */
 static int scan_dir(struct scan *s, int root, const char *rel, char *ret_name, size_t size)
 {
@@ -259,9 +269,16 @@ static int scan_dir(struct scan *s, int root, const char *rel, char *ret_name, s
 	DIR *d;
 	int r = 0;
 
-	if (fd < 0)
-		/* what the caller cannot list, the tool cannot either */
-		return errno == EACCES ? 0 : -errno;
+	if (fd < 0 && errno != EACCES)
+		return -errno;
+	if (fd < 0 && !can_enter(root, rel))
+		return 0; /* what the caller cannot enter, the tool cannot either */
+	if (fd < 0) {
+		/* it can be entered but not listed (mode 0311): it may hold a
+		 * socket the tool reaches by its name, unchecked, so refused */
+		snprintf(ret_name, size, "%s", strncmp(rel, "./", 2) ? rel : rel + 2);
+		return -EACCES;
+	}
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
@@ -314,6 +331,12 @@ int tc_bindsrc_check_sockets(int dir_fd, const char *path, struct tc_error *err)
 				    "refusing to bind %s: it holds a socket, %s/%s, which the tool "
 				    "could connect to even through a read-only bind; bind a folder "
 				    "without sockets",
+				    path, path, name);
+	if (r == -EACCES)
+		return tc_error_set(err, "mount", EACCES,
+				    "refusing to bind %s: its folder %s/%s can be entered but not "
+				    "listed, so it cannot be checked for sockets; make it listable "
+				    "(chmod u+r) or bind a folder without it",
 				    path, path, name);
 	if (r == -E2BIG)
 		return tc_error_set(err, "mount", E2BIG,

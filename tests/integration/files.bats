@@ -151,6 +151,31 @@ s = socket.socket(socket.AF_UNIX); s.connect('/data/sub/svc.sock'); print(s.recv
 	[ "$output" = "ok" ]
 }
 
+@test "a bind source with a folder that can be entered but not listed (0311) is refused, not skipped by the socket scan" {
+	mkdir -p "$T/hid/secret"
+	echo ok >"$T/hid/f"
+	"$PY" -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/hid/secret/svc.sock"
+	chmod 0311 "$T/hid/secret"
+	run "$TOOLCELL" python --ro-bind "$T/hid:/data" -c "print(1)"
+	[ "$status" -eq 125 ]
+	if [ "$(id -u)" -eq 0 ]; then
+		# root lists every folder: the socket itself is found
+		[ "$output" = "toolcell: refusing to bind $T/hid: it holds a socket, $T/hid/secret/svc.sock, which the tool could connect to even through a read-only bind; bind a folder without sockets" ]
+	else
+		[ "$output" = "toolcell: refusing to bind $T/hid: its folder $T/hid/secret can be entered but not listed, so it cannot be checked for sockets; make it listable (chmod u+r) or bind a folder without it" ]
+	fi
+	# a folder the caller can neither list nor enter is no way in: the bind is fine
+	chmod 0000 "$T/hid/secret"
+	run "$TOOLCELL" python --ro-bind "$T/hid:/data" -c "print(open('/data/f').read().strip())"
+	if [ "$(id -u)" -eq 0 ]; then
+		[ "$status" -eq 125 ]
+	else
+		[ "$status" -eq 0 ]
+		[ "$output" = "ok" ]
+	fi
+	chmod 0700 "$T/hid/secret"
+}
+
 @test "a bind source of more than TC_BIND_SCAN_MAX entries is refused, not half-checked" {
 	mkdir "$T/big"
 	(cd "$T/big" && seq 20001 | xargs touch)
