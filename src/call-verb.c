@@ -10,12 +10,11 @@
 #include "paths.h"
 #include "protocol.h"
 #include "provenance.h"
+#include "rootfs.h"
 #include "script.h"
 #include "status.h"
 #include "util.h"
 #include "verb.h"
-
-#define TC_HARNESS "/usr/lib/toolcell/harness.pyc" /* precompiled: ~1 ms a call */
 
 /* The envelope on stdout after the record: the exit status code, or 125
  * when the record could not be written (the envelope still goes out: the
@@ -143,7 +142,7 @@ int tc_verb_call(struct tc_invocation *v)
 	struct tc_error e = { 0 };
 	char tool[PATH_MAX], dir[PATH_MAX];
 	int status;
-	char *argv[] = { "python3", "-I", TC_HARNESS, tool, NULL };
+	char *argv[] = { "python3", "-I", TC_ROOTFS_HARNESS, tool, NULL };
 	_cleanup_free_ char *cwd = NULL, *req = NULL, *inside = NULL;
 	size_t req_len = 0;
 

@@ -5,11 +5,12 @@
 #ifndef TOOLCELL_PROVENANCE_H
 #define TOOLCELL_PROVENANCE_H
 
+#include "rootfs.h"
 #include "toolcell/record.h"
 
 /* Below the rootfs's top: the manifest, and the digest of it that
  * rootfs/build-rootfs writes (64 lower-case hex digits and a newline). */
-#define TC_PROVENANCE_MANIFEST "/usr/lib/toolcell/manifest.txt"
+#define TC_PROVENANCE_MANIFEST TC_ROOTFS_MANIFEST
 #define TC_PROVENANCE_DIGEST   TC_PROVENANCE_MANIFEST ".sha256"
 
 /* The run's part: the policy's digest and path (borrowed), and the rootfs

@@ -25,6 +25,7 @@ extern const char *const tc_rootfs_links[TC_ROOTFS_N_LINKS][2];
 #define TC_ROOTFS_PYTHON  "/usr/bin/python3"
 #define TC_ROOTFS_HARNESS "/usr/lib/toolcell/harness.pyc" /* `call`'s harness, precompiled */
 #define TC_ROOTFS_SESSION "/usr/lib/toolcell/session.pyc" /* `session`'s harness */
+#define TC_ROOTFS_SERVE	  "/usr/lib/toolcell/serve.pyc"	  /* a `serve` pool entry's */
 /* the tree PYTHONPYCACHEPREFIX=/tmp/pycache resolves into: hard links to
  * the precompiled standard library, bound at /tmp/pycache/usr */
 #define TC_ROOTFS_PYCACHE "/usr/lib/toolcell/pycache/usr"

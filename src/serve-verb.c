@@ -5,13 +5,14 @@
 #include <string.h>
 
 #include "provenance.h"
+#include "rootfs.h"
 #include "serve.h"
 #include "verb.h"
 
 int tc_verb_serve(struct tc_invocation *v, int argc, char **argv)
 {
 	struct tc_serve_options opt;
-	struct tc_serve_setup setup = { .harness = "/usr/lib/toolcell/serve.pyc" };
+	struct tc_serve_setup setup = { .harness = TC_ROOTFS_SERVE };
 	struct tc_error e = { 0 };
 	bool help;
 

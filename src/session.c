@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "protocol.h"
+#include "rootfs.h"
 #include "toolcell/record.h"
 #include "toolcell/sandbox.h"
 #include "session.h"
@@ -24,7 +25,6 @@
 
 #define SESSION_LIFETIME_MS (86400ull * 1000) /* the sandbox's own wall clock: 24 h */
 #define STOP_GRACE_MS	    2000	      /* for the harness to end after EOF */
-#define HARNESS		    "/usr/lib/toolcell/session.pyc"
 
 /* How the last sandbox ended, once it did. */
 struct ended {
@@ -644,7 +644,7 @@ int tc_session_serve(const struct tc_session_spec *spec)
 	s.argv[0] = "python3";
 	s.argv[1] = "-I";
 	s.argv[2] = "-S";
-	s.argv[3] = HARNESS;
+	s.argv[3] = TC_ROOTFS_SESSION;
 	s.argv[4] = (char *)spec->harness_config;
 	s.sp = (struct tc_sandbox_spec){ .cfg = &s.cfg,
 					 .argv = s.argv,
