@@ -529,6 +529,17 @@ void tc_json_key_shown(const char *key, size_t len, char out[TC_JSON_KEY_SHOWN_M
 	snprintf(out + n, 4, "%s", n < len ? "..." : "");
 }
 
+/* A key as a path shows it: an empty key as "", so that a path never has
+ * an empty step ("limits." or nothing at all). */
+static void path_key(const struct tc_json_scan *s, const struct tc_json_member *m,
+		     char out[TC_JSON_KEY_SHOWN_MAX + 4])
+{
+	if (m->key_len == 0)
+		snprintf(out, TC_JSON_KEY_SHOWN_MAX + 4, "\"\"");
+	else
+		tc_json_key_shown(s->keys + m->key_off, m->key_len, out);
+}
+
 /* Append the path of container obj to buf[*off..n). */
 static void path_of(const struct tc_json_scan *s, uint32_t obj, char *buf, size_t n, size_t *off)
 {
@@ -548,7 +559,7 @@ static void path_of(const struct tc_json_scan *s, uint32_t obj, char *buf, size_
 			;
 		if (i == s->n_m)
 			return;
-		tc_json_key_shown(s->keys + s->m[i].key_off, s->m[i].key_len, shown);
+		path_key(s, &s->m[i], shown);
 		*off += (size_t)snprintf(buf + *off, n - *off, "%s%s", *off ? "." : "", shown);
 	}
 	if (*off >= n)
@@ -564,6 +575,6 @@ void tc_json_path(const struct tc_json_scan *s, const struct tc_json_member *m, 
 		return;
 	buf[0] = '\0';
 	path_of(s, m->obj, buf, n, &off);
-	tc_json_key_shown(s->keys + m->key_off, m->key_len, shown);
+	path_key(s, m, shown);
 	snprintf(buf + off, n - off, "%s%s", off ? "." : "", shown);
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +156,7 @@ static int print_envelope(const char *answer)
 int tc_serve_client_call(const char *socket_path, const char *tool_path, size_t request_max)
 {
 	_cleanup_free_ char *src = NULL, *req = NULL, *line = NULL, *answer = NULL;
-	_cleanup_free_ char *copy = strdup(tool_path);
+	char copy[PATH_MAX];
 	_cleanup_close_ int fd = -1;
 	size_t src_len = 0, req_len = 0;
 	struct tc_error e = { 0 };
@@ -174,6 +175,7 @@ int tc_serve_client_call(const char *socket_path, const char *tool_path, size_t 
 	if (tc_json_validate(req, req_len, request_max, "request", &e) < 0)
 		return fail("%s", e.message);
 	/* the server shows the tool as /tool/NAME: a NAME it takes, or its default */
+	snprintf(copy, sizeof(copy), "%s", tool_path); /* basename(3) may write to it */
 	line = request_line(strlen(basename(copy)) > 3 && ends_py(basename(copy)) ? basename(copy)
 										  : NULL,
 			    src, req, req_len);

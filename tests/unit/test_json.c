@@ -209,6 +209,9 @@ static void test_scan_paths(void **state)
 	dup_path("[[{}],[{\"x\":{\"y\":[0,{\"z\":1,\"z\":1}]}}]]", "z", "[1][0].x.y[1].z");
 	/* keys shown: control characters as '?', decoded escapes */
 	dup_path("{\"a\\nb\":{\"\\u00e9\":1,\"\\u00e9\":2}}", "\xc3\xa9", "a?b.\xc3\xa9");
+	/* an empty key is a step of its own, shown "" (found by fuzz_request) */
+	dup_path("{\"id\":1,\"\":31,\"\":30}", "", "\"\"");
+	dup_path("{\"\":{\"\":1,\"\":2}}", "", "\"\".\"\"");
 }
 
 static void test_scan_members(void **state)
