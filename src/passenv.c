@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "env.h"
 #include "passenv.h"
 #include "util.h"
 
@@ -14,15 +15,6 @@ static bool shell_own(const char *name, size_t k)
 
 	for (size_t i = 0; i < TC_ARRAY_SIZE(own); i++)
 		if (strlen(own[i]) == k && !strncmp(name, own[i], k))
-			return true;
-	return false;
-}
-
-/* true when the config passes the variable named by the first k bytes of e */
-static bool passed(const struct tc_config *cfg, const char *e, size_t k)
-{
-	for (size_t i = 0; i < cfg->n_env; i++)
-		if (!strncmp(cfg->env[i], e, k) && cfg->env[i][k] == '=')
 			return true;
 	return false;
 }
@@ -39,7 +31,7 @@ size_t tc_passenv_dropped(char *const envp[], const struct tc_config *cfg,
 
 		k = eq ? (size_t)(eq - *e) : strlen(*e);
 		if (k == 0 || (k >= 9 && !strncmp(*e, "TOOLCELL_", 9)) || shell_own(*e, k) ||
-		    passed(cfg, *e, k))
+		    tc_env_find(cfg->env, cfg->n_env, *e, k) < cfg->n_env)
 			continue;
 		if (len + 2 + TC_PASSENV_NAME_MAX + 4 >= TC_PASSENV_LINE_MAX) {
 			(*ret_more)++;
