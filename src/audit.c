@@ -13,7 +13,7 @@
 #include "toolcell/record.h"
 #include "util.h"
 
-#define STAGE "audit"
+#define STAGE TC_STAGE_AUDIT
 
 void tc_uuid4_format(const unsigned char bytes[16], char out[37])
 {

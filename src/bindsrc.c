@@ -36,7 +36,7 @@ static int name_blocker(const char *path, struct tc_error *err)
 	struct stat st;
 
 	if (len >= sizeof(buf))
-		return tc_error_errno(err, "mount", EACCES, "cannot bind %s", path);
+		return tc_error_errno(err, TC_STAGE_MOUNT, EACCES, "cannot bind %s", path);
 	memcpy(buf, path, len + 1);
 	for (char *s = buf + 1;; s++) {
 		char *slash = strchr(s, '/');
@@ -49,7 +49,7 @@ static int name_blocker(const char *path, struct tc_error *err)
 			if (stat(parent, &st) < 0)
 				break;
 			return tc_error_set(
-				err, "mount", EACCES,
+				err, TC_STAGE_MOUNT, EACCES,
 				"cannot bind %s: the caller (uid %u) cannot search %s (mode %04o, "
 				"owner uid %u); toolcell opens bind sources with the caller's own "
 				"rights: hand over a path the caller can reach",
@@ -64,7 +64,7 @@ static int name_blocker(const char *path, struct tc_error *err)
 		*slash = '/';
 		s = slash;
 	}
-	return tc_error_errno(err, "mount", EACCES, "cannot bind %s", path);
+	return tc_error_errno(err, TC_STAGE_MOUNT, EACCES, "cannot bind %s", path);
 }
 
 /* A symbolic link in the path (or at its end, last): refused, saying where
@@ -75,7 +75,7 @@ static int refuse_link(const char *path, bool last, struct tc_error *err)
 
 	if (!realpath(path, resolved))
 		snprintf(resolved, sizeof(resolved), "nowhere");
-	return tc_error_set(err, "mount", ELOOP,
+	return tc_error_set(err, TC_STAGE_MOUNT, ELOOP,
 			    "refusing to bind %s: %s %s); name the real path if that is meant",
 			    path,
 			    last ? "it is a symbolic link (to"
@@ -94,9 +94,9 @@ int tc_bindsrc_open(const char *path, int *ret_fd, struct stat *ret_st, struct t
 	if (fd < 0 && errno == EACCES)
 		return name_blocker(path, err);
 	if (fd < 0)
-		return tc_error_errno(err, "mount", errno, "cannot bind %s", path);
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot bind %s", path);
 	if (fstat(fd, ret_st) < 0)
-		return tc_error_errno(err, "mount", errno, "cannot bind %s", path);
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot bind %s", path);
 	/* O_PATH | O_NOFOLLOW opened a link at the end of the path itself */
 	if (S_ISLNK(ret_st->st_mode))
 		return refuse_link(path, true, err);
@@ -105,7 +105,7 @@ int tc_bindsrc_open(const char *path, int *ret_fd, struct stat *ret_st, struct t
 	if ((S_ISDIR(ret_st->st_mode) || S_ISREG(ret_st->st_mode)) &&
 	    syscall(SYS_faccessat2, fd, "", mode, AT_EMPTY_PATH | AT_EACCESS) < 0)
 		return tc_error_errno(
-			err, "mount", errno,
+			err, TC_STAGE_MOUNT, errno,
 			"cannot bind %s: the caller (uid %u) cannot %s it (mode %04o, "
 			"owner uid %u); toolcell hands the sandbox only what the "
 			"caller can read",
@@ -193,10 +193,11 @@ int tc_bindsrc_read_mountinfo(char **ret_text, struct tc_error *err)
 	int r;
 
 	if (fd < 0)
-		return tc_error_errno(err, "mount", errno, "cannot read /proc/self/mountinfo");
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno,
+				      "cannot read /proc/self/mountinfo");
 	r = tc_read_fd(fd, TC_MOUNTINFO_MAX, ret_text, NULL);
 	if (r < 0)
-		return tc_error_errno(err, "mount", -r, "cannot read /proc/self/mountinfo");
+		return tc_error_errno(err, TC_STAGE_MOUNT, -r, "cannot read /proc/self/mountinfo");
 	return 0;
 }
 
@@ -221,7 +222,7 @@ int tc_bindsrc_check_mounts(const char *mountinfo, const char *path, bool is_dir
 		}
 		if (is_dir && at_or_under(point, path, &under) && under)
 			return tc_error_set(
-				err, "mount", EPERM,
+				err, TC_STAGE_MOUNT, EPERM,
 				"refusing to bind %s: %s %s file system is mounted inside it, at "
 				"%s (binds carry no submounts%s); bind a folder without mounts",
 				path, tc_bindsrc_special_fs(fstype) ? "a special" : "a", fstype,
@@ -230,7 +231,7 @@ int tc_bindsrc_check_mounts(const char *mountinfo, const char *path, bool is_dir
 							      : "");
 	}
 	if (tc_bindsrc_special_fs(owner_fs))
-		return tc_error_set(err, "mount", EPERM,
+		return tc_error_set(err, TC_STAGE_MOUNT, EPERM,
 				    "refusing to bind %s: it is on a %s file system, which shows "
 				    "the host's state",
 				    path, owner_fs);
@@ -327,30 +328,30 @@ int tc_bindsrc_check_sockets(int dir_fd, const char *path, struct tc_error *err)
 	}
 	tc_pathq_free(&s.dirs);
 	if (r == 1)
-		return tc_error_set(err, "mount", EPERM,
+		return tc_error_set(err, TC_STAGE_MOUNT, EPERM,
 				    "refusing to bind %s: it holds a socket, %s/%s, which the tool "
 				    "could connect to even through a read-only bind; bind a folder "
 				    "without sockets",
 				    path, path, name);
 	if (r == -EACCES)
-		return tc_error_set(err, "mount", EACCES,
+		return tc_error_set(err, TC_STAGE_MOUNT, EACCES,
 				    "refusing to bind %s: its folder %s/%s can be entered but not "
 				    "listed, so it cannot be checked for sockets; make it listable "
 				    "(chmod u+r) or bind a folder without it",
 				    path, path, name);
 	if (r == -E2BIG)
-		return tc_error_set(err, "mount", E2BIG,
+		return tc_error_set(err, TC_STAGE_MOUNT, E2BIG,
 				    "refusing to bind %s: it holds more than %d entries, too many "
 				    "to check for sockets; bind a smaller folder",
 				    path, TC_BIND_SCAN_MAX);
 	if (r == -ELOOP)
 		return tc_error_set(
-			err, "mount", ELOOP,
+			err, TC_STAGE_MOUNT, ELOOP,
 			"refusing to bind %s: its folders nest deeper than %d, too deep "
 			"to check for sockets; bind a shallower folder",
 			path, TC_BIND_SCAN_DEPTH);
 	if (r < 0)
-		return tc_error_errno(err, "mount", -r, "cannot check %s for sockets", path);
+		return tc_error_errno(err, TC_STAGE_MOUNT, -r, "cannot check %s for sockets", path);
 	return 0;
 }
 
@@ -365,7 +366,7 @@ int tc_bindsrc_check_shared(const char *path, const struct stat *st, const char 
 
 	for (size_t i = 0; i < TC_ARRAY_SIZE(shared); i++)
 		if (stat(shared[i], &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino)
-			return tc_error_set(err, "mount", EPERM,
+			return tc_error_set(err, TC_STAGE_MOUNT, EPERM,
 					    "refusing %s as %s: it is the host's shared %s, which "
 					    "other users and services write too; make a folder "
 					    "of its own (mkdir %s/NAME) and use that",
@@ -384,7 +385,8 @@ int tc_bindsrc_detach(int fd, const char *path, unsigned long long attrs, int us
 	if (tree < 0 && errno == EPERM)
 		return -EPERM;
 	if (tree < 0)
-		return tc_error_errno(err, "mount", errno, "cannot copy the mount of %s", path);
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot copy the mount of %s",
+				      path);
 	if (userns_fd >= 0) {
 		a.attr_set |= MOUNT_ATTR_IDMAP;
 		a.userns_fd = (uint64_t)userns_fd;
@@ -395,13 +397,14 @@ int tc_bindsrc_detach(int fd, const char *path, unsigned long long attrs, int us
 		/* a file system that cannot be idmapped: the tool sees the
 		 * source as before, through its "other" permission bits */
 		if (errno != EINVAL && errno != EPERM && errno != EOPNOTSUPP)
-			return tc_error_errno(err, "mount", errno, "cannot idmap the bind of %s",
-					      path);
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno,
+					      "cannot idmap the bind of %s", path);
 		a.attr_set &= ~(unsigned long long)MOUNT_ATTR_IDMAP;
 		a.userns_fd = 0;
 	}
 	if (mount_setattr(tree, "", AT_EMPTY_PATH, &a, sizeof(a)) < 0)
-		return tc_error_errno(err, "mount", errno, "cannot restrict the bind of %s", path);
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot restrict the bind of %s",
+				      path);
 	*ret_tree = TAKE_FD(tree);
 	return 0;
 }

@@ -55,14 +55,14 @@ static int check_tool(const struct tc_invocation *v, const char *given, char too
 	struct stat st;
 
 	if (!tc_path_absolute(given, NULL, tool) || lstat(tool, &st) < 0)
-		return tc_error_errno(e, "request", errno, "cannot use the tool %s", given);
+		return tc_error_errno(e, TC_STAGE_REQUEST, errno, "cannot use the tool %s", given);
 	if (!S_ISREG(st.st_mode))
-		return tc_error_set(e, "request", EINVAL,
+		return tc_error_set(e, TC_STAGE_REQUEST, EINVAL,
 				    "cannot use the tool %s: it is not a regular file%s", tool,
 				    S_ISLNK(st.st_mode) ? " but a symbolic link; name the real file"
 							: "");
 	if (tc_script_unreadable(&v->cfg, tool, st.st_mode, geteuid() == 0))
-		return tc_error_set(e, "request", EACCES,
+		return tc_error_set(e, TC_STAGE_REQUEST, EACCES,
 				    "the tool %s is not world-readable (mode %04o), and the "
 				    "sandbox runs it as an unprivileged uid; make it readable "
 				    "(chmod o+r)",
@@ -77,11 +77,13 @@ static int read_request(const struct tc_invocation *v, char **req, size_t *len, 
 	int r = tc_read_fd(STDIN_FILENO, max, req, len);
 
 	if (r == -EFBIG)
-		return tc_error_set(e, "request", E2BIG, "request: larger than the %llu-byte limit",
+		return tc_error_set(e, TC_STAGE_REQUEST, E2BIG,
+				    "request: larger than the %llu-byte limit",
 				    (unsigned long long)max);
 	if (r < 0)
-		return tc_error_errno(e, "request", -r, "cannot read the request from stdin");
-	return tc_json_validate(*req, *len, max, "request", e);
+		return tc_error_errno(e, TC_STAGE_REQUEST, -r,
+				      "cannot read the request from stdin");
+	return tc_json_validate(*req, *len, max, TC_STAGE_REQUEST, e);
 }
 
 /* The envelope of a run that ended: toolcell's word for a failure or a

@@ -34,25 +34,26 @@ int tc_caps_drop_all(bool set_ids, uid_t uid, gid_t gid, struct tc_error *err)
 			  SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |
 			  SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED,
 		  0, 0, 0) < 0)
-		return tc_error_errno(err, "caps", errno, "cannot lock the securebits");
+		return tc_error_errno(err, TC_STAGE_CAPS, errno, "cannot lock the securebits");
 	for (int c = 0; c <= last; c++)
 		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
-			return tc_error_errno(err, "caps", errno,
+			return tc_error_errno(err, TC_STAGE_CAPS, errno,
 					      "cannot drop capability %d from the bounding set", c);
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
-		return tc_error_errno(err, "caps", errno, "cannot clear the ambient capabilities");
+		return tc_error_errno(err, TC_STAGE_CAPS, errno,
+				      "cannot clear the ambient capabilities");
 	/* The id change needs CAP_SETUID/CAP_SETGID, so it comes after the
 	 * bounding set (which needs CAP_SETPCAP) and before capset empties
 	 * what is left. SECBIT_NO_SETUID_FIXUP keeps it from doing that
 	 * itself, so the capset below is what drops them. */
 	if (set_ids && (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
 			setresuid(uid, uid, uid) < 0))
-		return tc_error_errno(err, "caps", errno, "cannot switch to the tool's uid %u",
-				      (unsigned)uid);
+		return tc_error_errno(err, TC_STAGE_CAPS, errno,
+				      "cannot switch to the tool's uid %u", (unsigned)uid);
 	if (syscall(SYS_capset, &hdr, data) < 0)
-		return tc_error_errno(err, "caps", errno, "cannot drop capabilities");
+		return tc_error_errno(err, TC_STAGE_CAPS, errno, "cannot drop capabilities");
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return tc_error_errno(err, "caps", errno, "cannot set no_new_privs");
+		return tc_error_errno(err, TC_STAGE_CAPS, errno, "cannot set no_new_privs");
 	return 0;
 }
 

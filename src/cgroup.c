@@ -22,7 +22,7 @@
 #include "cgroup.h"
 #include "util.h"
 
-#define STAGE	      "cgroup"
+#define STAGE	      TC_STAGE_CGROUP
 #define LEAF_PREFIX   "toolcell-run-"
 #define CPU_PERIOD    100000 /* cpu.max period, microseconds */
 #define FILE_MAX      4096   /* bytes read of one cgroup file */

@@ -120,8 +120,8 @@ static int set_limits(const uint64_t *limit, bool init_shares_uid, bool cgroup,
 		if (cgroup && (l[i].res == RLIMIT_AS || l[i].res == RLIMIT_NPROC))
 			continue;
 		if (setrlimit(l[i].res, &rl) < 0)
-			return tc_error_errno(err, "rlimit", errno, "cannot set the %s limit",
-					      l[i].name);
+			return tc_error_errno(err, TC_STAGE_RLIMIT, errno,
+					      "cannot set the %s limit", l[i].name);
 	}
 	return 0;
 }
@@ -173,7 +173,7 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 	for (int i = 0; i < 3; i++)
 		/* dup2 onto itself would keep close-on-exec */
 		if ((a->stdio[i] == i ? fcntl(i, F_SETFD, 0) : dup2(a->stdio[i], i)) < 0) {
-			tc_error_errno(&e, "exec", errno, "cannot set up the tool's stdio");
+			tc_error_errno(&e, TC_STAGE_EXEC, errno, "cannot set up the tool's stdio");
 			fail(a->sync_fd, &e);
 		}
 	r = set_limits(a->limit, !a->ids->pool, a->cgroup, &e);
@@ -187,7 +187,7 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 	/* Everything above 2 goes at execve; the sync socket stays open until
 	 * then so a failed execve can still be reported. */
 	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
-		tc_error_errno(&e, "exec", errno, "cannot close inherited descriptors");
+		tc_error_errno(&e, TC_STAGE_EXEC, errno, "cannot close inherited descriptors");
 		fail(a->sync_fd, &e);
 	}
 	/* Seccomp last: from here on only calls the filter allows outright
@@ -210,7 +210,8 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 	r = exec_tool(a->argv, a->envp, a->path);
 	{
 		struct tc_msg m = { .type = TC_MSG_EXEC_FAILED };
-		tc_error_errno(&m.err, "exec", r, "cannot run %s in the sandbox", a->argv[0]);
+		tc_error_errno(&m.err, TC_STAGE_EXEC, r, "cannot run %s in the sandbox",
+			       a->argv[0]);
 		tc_msg_send(a->sync_fd, &m, -1);
 	}
 	_exit(r == ENOENT || r == ENOTDIR ? 127 : 126);
@@ -361,20 +362,20 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 		fail(a->sync_fd, &e);
 	/* the id change cleared PDEATHSIG */
 	die_with_parent(a);
-	stages.t[TC_STAGE_MAPPED] = tc_now_ns();
+	stages.t[TC_MARK_MAPPED] = tc_now_ns();
 
 	/* 2-3. Mounts, pivot_root, read-only everywhere but /tmp and binds. */
 	if (tc_mount_enter(a->plan, &e) < 0)
 		fail(a->sync_fd, &e);
-	stages.t[TC_STAGE_MOUNTED] = tc_now_ns();
+	stages.t[TC_MARK_MOUNTED] = tc_now_ns();
 
 	/* 4. Hostname, a fresh session keyring (nothing of the caller's). */
 	if (sethostname(a->hostname, strlen(a->hostname)) < 0 || setdomainname("none", 4) < 0) {
-		tc_error_errno(&e, "uts", errno, "cannot set the hostname");
+		tc_error_errno(&e, TC_STAGE_UTS, errno, "cannot set the hostname");
 		fail(a->sync_fd, &e);
 	}
 	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS) {
-		tc_error_errno(&e, "keyring", errno, "cannot join a new session keyring");
+		tc_error_errno(&e, TC_STAGE_KEYRING, errno, "cannot join a new session keyring");
 		fail(a->sync_fd, &e);
 	}
 	/* 4c. The network namespace the helper made meanwhile, lo already up */
@@ -382,7 +383,7 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	if (tc_net_enter(pending.netns_fd, &e) < 0)
 		fail(a->sync_fd, &e);
 	close(pending.netns_fd);
-	stages.t[TC_STAGE_NET] = tc_now_ns();
+	stages.t[TC_MARK_NET] = tc_now_ns();
 
 	/* 4d. The syscall filter, compiled by the parent meanwhile */
 	if (tc_seccomp_receive(a->filter_fd, &a->filter, &e) < 0)
@@ -398,13 +399,13 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	/* 5-6. The tool's branch; a raw fork, so no atfork handlers run. */
 	tool = (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, NULL);
 	if (tool < 0) {
-		tc_error_errno(&e, "init", errno, "cannot start the tool");
+		tc_error_errno(&e, TC_STAGE_INIT, errno, "cannot start the tool");
 		fail(a->sync_fd, &e);
 	}
 	if (tool == 0)
 		tool_main(a);
 	if (a->verbose) {
-		stages.t[TC_STAGE_FORKED] = tc_now_ns();
+		stages.t[TC_MARK_FORKED] = tc_now_ns();
 		tc_msg_send(a->sync_fd, &stages, -1);
 	}
 	for (int i = 0; i < 3; i++)

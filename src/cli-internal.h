@@ -81,7 +81,7 @@ extern const size_t tc_cli_n_verbs;
 
 /* ---- the parser's own (cli.c, cli-opts.c) ---------------------------- */
 
-#define TC_CLI_STAGE	 "cli"
+#define TC_CLI_STAGE	 TC_STAGE_CLI
 #define TC_CLI_SHOWN_MAX 72 /* enough for any quoted value in a message */
 
 /* A value made safe to quote in a one-line message: control characters

@@ -14,7 +14,7 @@
 #include "rootfs.h"
 #include "util.h"
 
-#define STAGE "config"
+#define STAGE TC_STAGE_CONFIG
 
 void tc_conf_init(struct tc_conf *c)
 {

@@ -46,24 +46,20 @@ unsigned tc_hint_proc_overmounts(const char *mountinfo, char *example, size_t si
 
 /* The stages that make namespaces and act in them: where a capability the
  * host withheld shows as EPERM (a file's permissions say EACCES). */
-static bool namespace_stage(const char *stage)
-{
-	static const char *const stages[] = { "clone", "userns",  "mount", "proc", "net",
-					      "uts",   "keyring", "caps",  "init" };
+static const bool namespace_stage[TC_STAGE__MAX] = {
+	[TC_STAGE_CLONE] = true,   [TC_STAGE_USERNS] = true, [TC_STAGE_MOUNT] = true,
+	[TC_STAGE_PROC] = true,	   [TC_STAGE_NET] = true,    [TC_STAGE_UTS] = true,
+	[TC_STAGE_KEYRING] = true, [TC_STAGE_CAPS] = true,   [TC_STAGE_INIT] = true,
+};
 
-	for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
-		if (strcmp(stage, stages[i]) == 0)
-			return true;
-	return false;
-}
-
-bool tc_hint_for(const char *stage, int err, const struct tc_host_facts *f, char *buf, size_t size)
+bool tc_hint_for(enum tc_stage stage, int err, const struct tc_host_facts *f, char *buf,
+		 size_t size)
 {
 	if (size)
 		buf[0] = '\0';
-	if (err != EPERM || !namespace_stage(stage))
+	if (err != EPERM || (size_t)stage >= TC_STAGE__MAX || !namespace_stage[stage])
 		return false;
-	if (strcmp(stage, "proc") == 0 && f->proc_overmounts > 0) {
+	if (stage == TC_STAGE_PROC && f->proc_overmounts > 0) {
 		snprintf(buf, size,
 			 " (this host's /proc has %u file system%s mounted over parts of it, such "
 			 "as %s, the way Docker and Kubernetes mask it, and the kernel refuses a "
@@ -91,7 +87,8 @@ void tc_hint_apply(struct tc_error *e, const struct tc_host_facts *f)
 	size_t len = strnlen(e->message, sizeof(e->message));
 
 	/* a message that names the sysctl already (clone's) needs no more */
-	if (strstr(e->message, "apparmor_restrict_unprivileged_userns") && strcmp(e->stage, "proc"))
+	if (strstr(e->message, "apparmor_restrict_unprivileged_userns") &&
+	    e->stage != TC_STAGE_PROC)
 		return;
 	if (tc_hint_for(e->stage, e->err, f, hint, sizeof(hint)) && len < sizeof(e->message) - 1)
 		snprintf(e->message + len, sizeof(e->message) - len, "%s", hint);

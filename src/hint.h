@@ -36,7 +36,8 @@ unsigned tc_hint_proc_overmounts(const char *mountinfo, char *example, size_t si
  * makes namespaces or acts in them has one: the "proc" stage (the mount of
  * the sandbox's own /proc) under a masked host /proc, and any of them
  * under the AppArmor user namespace restriction, which spares root. */
-bool tc_hint_for(const char *stage, int err, const struct tc_host_facts *f, char *buf, size_t size);
+bool tc_hint_for(enum tc_stage stage, int err, const struct tc_host_facts *f, char *buf,
+		 size_t size);
 
 /* Append the hint (if any) to e->message, as far as it fits. */
 void tc_hint_apply(struct tc_error *e, const struct tc_host_facts *f);

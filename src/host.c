@@ -188,7 +188,7 @@ bool tc_host_report(FILE *out, const char *cgroup_parent, bool from_caller)
 
 		if (r < 0) {
 			tc_host_facts_read(&f);
-			tc_hint_for("proc", -r, &f, hint, sizeof(hint));
+			tc_hint_for(TC_STAGE_PROC, -r, &f, hint, sizeof(hint));
 		}
 		fprintf(out, "proc mount: %s%s%s\n", r < 0 ? "refused: " : "ok",
 			r < 0 ? strerror(-r) : "", hint);

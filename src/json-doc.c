@@ -11,74 +11,75 @@
 #include "json.h"
 #include "util.h"
 
-/* err for a scan's fault, every message starting "what: ". */
-static int scan_error(const struct tc_json_scan *s, const char *what, struct tc_error *err)
+/* err for a scan's fault, every message starting with the stage's name. */
+static int scan_error(const struct tc_json_scan *s, enum tc_stage stage, struct tc_error *err)
 {
+	const char *what = tc_stage_name(stage);
 	char shown[TC_JSON_KEY_SHOWN_MAX + 4];
 
 	switch (s->fault) {
 	case TC_JSON_FAULT_EMPTY:
-		return tc_error_set(err, what, 0, "%s: empty (expected one JSON value)", what);
+		return tc_error_set(err, stage, 0, "%s: empty (expected one JSON value)", what);
 	case TC_JSON_FAULT_UTF8:
-		return tc_error_set(err, what, 0, "%s: not valid UTF-8 at byte %zu", what, s->at);
+		return tc_error_set(err, stage, 0, "%s: not valid UTF-8 at byte %zu", what, s->at);
 	case TC_JSON_FAULT_BOM:
-		return tc_error_set(err, what, 0,
+		return tc_error_set(err, stage, 0,
 				    "%s: not valid JSON near byte 0 (a byte order mark; expected "
 				    "one JSON value)",
 				    what);
 	case TC_JSON_FAULT_DEPTH:
-		return tc_error_set(err, what, 0, "%s: nesting deeper than %d levels", what,
+		return tc_error_set(err, stage, 0, "%s: nesting deeper than %d levels", what,
 				    TC_JSON_DEPTH_MAX);
 	case TC_JSON_FAULT_END:
-		return tc_error_set(err, what, 0,
+		return tc_error_set(err, stage, 0,
 				    "%s: not valid JSON near byte %zu (unexpected end)", what,
 				    s->at);
 	case TC_JSON_FAULT_EXTRA:
-		return tc_error_set(err, what, 0,
+		return tc_error_set(err, stage, 0,
 				    "%s: not valid JSON near byte %zu (extra data after the value; "
 				    "expected exactly one JSON value)",
 				    what, s->at);
 	case TC_JSON_FAULT_DUPLICATE:
 		tc_json_key_shown(s->keys + s->dup->key_off, s->dup->key_len, shown);
-		return tc_error_set(err, what, 0, "%s: duplicate key \"%s\" in an object", what,
+		return tc_error_set(err, stage, 0, "%s: duplicate key \"%s\" in an object", what,
 				    shown);
 	case TC_JSON_FAULT_NOMEM:
-		return tc_error_set(err, what, ENOMEM, "%s: out of memory", what);
+		return tc_error_set(err, stage, ENOMEM, "%s: out of memory", what);
 	case TC_JSON_FAULT_NONE:
 	case TC_JSON_FAULT_SYNTAX:
 	case TC_JSON_FAULT_NUL_ESCAPE:
 		break;
 	}
-	return tc_error_set(err, what, 0, "%s: not valid JSON near byte %zu", what, s->at);
+	return tc_error_set(err, stage, 0, "%s: not valid JSON near byte %zu", what, s->at);
 }
 
-int tc_json_parse(const char *buf, size_t len, size_t max_bytes, const char *what,
+int tc_json_parse(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
 		  struct tc_json_scan *s, cJSON **ret_root, struct tc_error *err)
 {
+	const char *what = tc_stage_name(stage);
 	_cleanup_free_ char *copy = NULL;
 	const char *end = NULL;
 	cJSON *root;
 	int r;
 
-	what = what ? what : "input";
 	if (len > max_bytes)
-		return tc_error_set(err, what, E2BIG,
+		return tc_error_set(err, stage, E2BIG,
 				    "%s: %zu bytes is larger than the %zu-byte limit", what, len,
 				    max_bytes);
 	r = tc_json_scan(buf, len, 0, s);
 	if (r < 0)
-		return scan_error(s, what, err);
+		return scan_error(s, stage, err);
 
 	/* A second opinion: cJSON parses a NUL-terminated copy and must
 	 * reach the terminator, so it too sees exactly one value. */
 	copy = malloc(len + 1);
 	if (!copy)
-		return tc_error_set(err, what, ENOMEM, "%s: out of memory", what);
+		return tc_error_set(err, stage, ENOMEM, "%s: out of memory", what);
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
 	root = cJSON_ParseWithLengthOpts(copy, len + 1, &end, 1);
 	if (!root)
-		return tc_error_set(err, what, 0, "%s: not valid JSON near byte %zu", what,
+		return tc_error_set(err, stage, 0, "%s: not valid JSON near byte %zu", what,
 				    end ? (size_t)(end - copy) : (size_t)0);
 	if (ret_root)
 		*ret_root = root;
@@ -87,28 +88,28 @@ int tc_json_parse(const char *buf, size_t len, size_t max_bytes, const char *wha
 	return 0;
 }
 
-int tc_json_validate(const char *buf, size_t len, size_t max_bytes, const char *what,
+int tc_json_validate(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
 		     struct tc_error *err)
 {
 	_cleanup_scan_ struct tc_json_scan s = { 0 };
 
-	return tc_json_parse(buf, len, max_bytes, what, &s, NULL, err);
+	return tc_json_parse(buf, len, max_bytes, stage, &s, NULL, err);
 }
 
-int tc_json_members(const char *buf, size_t len, size_t max_bytes, const char *what,
+int tc_json_members(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
 		    const char *const *keys, size_t n, char **ret, struct tc_error *err)
 {
+	const char *what = tc_stage_name(stage);
 	_cleanup_scan_ struct tc_json_scan s = { 0 };
 	_cleanup_cjson_ cJSON *root = NULL;
 	int r;
 
-	what = what ? what : "input";
 	memset(ret, 0, n * sizeof(*ret));
-	r = tc_json_parse(buf, len, max_bytes, what, &s, &root, err);
+	r = tc_json_parse(buf, len, max_bytes, stage, &s, &root, err);
 	if (r < 0)
 		return r;
 	if (!cJSON_IsObject(root))
-		return tc_error_set(err, what, 0, "%s: expected a JSON object", what);
+		return tc_error_set(err, stage, 0, "%s: expected a JSON object", what);
 	for (size_t i = 0; i < n; i++) {
 		const struct tc_json_member *m = tc_json_find(&s, 0, keys[i]);
 
@@ -120,7 +121,7 @@ int tc_json_members(const char *buf, size_t len, size_t max_bytes, const char *w
 				free(ret[j]);
 				ret[j] = NULL;
 			}
-			return tc_error_set(err, what, ENOMEM, "%s: out of memory", what);
+			return tc_error_set(err, stage, ENOMEM, "%s: out of memory", what);
 		}
 	}
 	return 0;

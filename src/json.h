@@ -102,21 +102,21 @@ bool tc_json_blank(const char *buf, size_t len);
 
 /* Validate a JSON document: at most max_bytes, then everything tc_json_scan
  * checks, then cJSON must parse it too. On failure returns -EINVAL (-E2BIG
- * when too large) and err says what is wrong and where, prefixed by what
- * (stage what; "input" when NULL). */
-int tc_json_validate(const char *buf, size_t len, size_t max_bytes, const char *what,
+ * when too large) and err says what is wrong and where, prefixed by the
+ * stage's name ("request: not valid JSON near byte 3"). */
+int tc_json_validate(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
 		     struct tc_error *err);
 
 /* tc_json_validate, leaving the scan in s (released by the caller either
  * way) and cJSON's tree of a NUL-terminated copy in *ret_root. */
-int tc_json_parse(const char *buf, size_t len, size_t max_bytes, const char *what,
+int tc_json_parse(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
 		  struct tc_json_scan *s, cJSON **ret_root, struct tc_error *err);
 
 /* Validate buf as tc_json_validate does and require one object; then
  * ret[i] is a heap copy of the raw bytes of its top-level member keys[i]
  * (exactly as written: numbers and strings are never re-printed), or NULL
  * when it has none. The caller frees each. */
-int tc_json_members(const char *buf, size_t len, size_t max_bytes, const char *what,
+int tc_json_members(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
 		    const char *const *keys, size_t n, char **ret, struct tc_error *err);
 
 /* ---- building and printing ---- */

@@ -73,8 +73,8 @@ int tc_klimits_write(const struct tc_klimits *k, bool helper, const char *proc_s
 		snprintf(path, sizeof(path), "%s/%s", proc_sys, k->set[i].path);
 		r = tc_write_file(path, k->set[i].value);
 		if (r < 0)
-			return tc_error_errno(err, "klimits", -r, "cannot set %s to %s", path,
-					      k->set[i].value);
+			return tc_error_errno(err, TC_STAGE_KLIMITS, -r, "cannot set %s to %s",
+					      path, k->set[i].value);
 	}
 	return 0;
 }

@@ -61,14 +61,14 @@ static int allow(int ruleset, const char *path, uint64_t access, struct tc_error
 	long r;
 
 	if (fd < 0)
-		return tc_error_errno(err, "landlock", errno, "cannot open %s for a landlock rule",
-				      path);
+		return tc_error_errno(err, TC_STAGE_LANDLOCK, errno,
+				      "cannot open %s for a landlock rule", path);
 	rule.parent_fd = fd;
 	r = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
 	close(fd);
 	if (r < 0)
-		return tc_error_errno(err, "landlock", errno, "cannot add the landlock rule for %s",
-				      path);
+		return tc_error_errno(err, TC_STAGE_LANDLOCK, errno,
+				      "cannot add the landlock rule for %s", path);
 	return 0;
 }
 
@@ -82,7 +82,8 @@ int tc_landlock_enter(const struct tc_landlock *l, struct tc_error *err)
 		return 0;
 	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
 	if (ruleset < 0)
-		return tc_error_errno(err, "landlock", errno, "cannot create a landlock ruleset");
+		return tc_error_errno(err, TC_STAGE_LANDLOCK, errno,
+				      "cannot create a landlock ruleset");
 	/* read and run anything visible; write only where it is meant */
 	r = allow(ruleset, "/", TC_LL_READ, err);
 	if (r >= 0)
@@ -93,7 +94,8 @@ int tc_landlock_enter(const struct tc_landlock *l, struct tc_error *err)
 	for (size_t i = 0; i < l->n_writable && r >= 0; i++)
 		r = allow(ruleset, l->writable[i], l->fs_handled, err);
 	if (r >= 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
-		r = tc_error_errno(err, "landlock", errno, "cannot apply the landlock ruleset");
+		r = tc_error_errno(err, TC_STAGE_LANDLOCK, errno,
+				   "cannot apply the landlock ruleset");
 	close(ruleset);
 	return r;
 }

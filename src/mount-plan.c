@@ -414,7 +414,7 @@ static int check_nesting(const struct tc_config *cfg, const struct tc_bind *extr
 		for (size_t j = 0; j < n; j++)
 			if (i != j && (beneath(in[i], in[j]) || (i > j && !strcmp(in[i], in[j]))))
 				return tc_error_set(
-					err, "mount", EINVAL,
+					err, TC_STAGE_MOUNT, EINVAL,
 					"cannot bind %s inside the bind at %s (its mount "
 					"point would be made in that host folder)",
 					in[i], in[j]);
@@ -430,7 +430,8 @@ int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra
 	memset(ret, 0, sizeof(*ret));
 	ret->sync_fd = -1;
 	if (!cfg->rootfs || cfg->rootfs[0] != '/')
-		return tc_error_set(err, "mount", EINVAL, "the rootfs path must be absolute");
+		return tc_error_set(err, TC_STAGE_MOUNT, EINVAL,
+				    "the rootfs path must be absolute");
 	r = check_nesting(cfg, extra, n_extra, err);
 	if (r < 0)
 		return r;
@@ -439,7 +440,7 @@ int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra
 		r = -ENOMEM;
 	if (r < 0) {
 		tc_mount_plan_release(ret);
-		return tc_error_errno(err, "mount", -r, "cannot plan the sandbox's mounts");
+		return tc_error_errno(err, TC_STAGE_MOUNT, -r, "cannot plan the sandbox's mounts");
 	}
 	return 0;
 }

@@ -25,7 +25,7 @@ int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *e
 	int r;
 
 	if (tc_bind_host_refused(path)) /* again, after resolution */
-		return tc_error_set(err, "mount", EPERM,
+		return tc_error_set(err, TC_STAGE_MOUNT, EPERM,
 				    "refusing to bind %s: it exposes the host's %s", path,
 				    strcmp(path, "/") == 0 ? "whole file system" : "system state");
 	r = tc_bindsrc_open(path, &fd, &st, err);
@@ -35,7 +35,7 @@ int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *e
 		*ret_is_dir = S_ISDIR(st.st_mode);
 		return 0;
 	}
-	return tc_error_set(err, "mount", EPERM,
+	return tc_error_set(err, TC_STAGE_MOUNT, EPERM,
 			    "refusing to bind %s: only directories and regular files may be bound "
 			    "(it is a %s)",
 			    path,
@@ -60,7 +60,7 @@ static int fix_kind(struct tc_mount_plan *plan, size_t i, bool is_dir, struct tc
 	if (is_dir == op->is_dir)
 		return 0;
 	if (op->need_dir)
-		return tc_error_set(err, "mount", ENOTDIR,
+		return tc_error_set(err, TC_STAGE_MOUNT, ENOTDIR,
 				    "cannot use %s as the workspace: it is not a directory",
 				    op->source);
 	for (size_t j = 0; j < i; j++)
@@ -68,7 +68,7 @@ static int fix_kind(struct tc_mount_plan *plan, size_t i, bool is_dir, struct tc
 		    strcmp(plan->ops[j].target, op->target) == 0)
 			mp = &plan->ops[j];
 	if (!mp)
-		return tc_error_set(err, "mount", EINVAL, "no mount point planned for %s",
+		return tc_error_set(err, TC_STAGE_MOUNT, EINVAL, "no mount point planned for %s",
 				    op->target);
 	mp->step = is_dir ? TC_MS_MKDIR : TC_MS_MKFILE;
 	op->is_dir = is_dir;
@@ -85,11 +85,11 @@ static int check_trusted(struct tc_mount_op *op, struct tc_error *err)
 			op->missing = true;
 			return 0;
 		}
-		return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot bind %s", op->source);
 	}
 	if (is_own_dev_node(op) && !S_ISCHR(st.st_mode))
-		return tc_error_set(err, "mount", ENODEV, "the host's %s is not a character device",
-				    op->source);
+		return tc_error_set(err, TC_STAGE_MOUNT, ENODEV,
+				    "the host's %s is not a character device", op->source);
 	return 0;
 }
 
@@ -132,7 +132,7 @@ static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bo
 	if (r == -EPERM && !need_detach)
 		return 0; /* unprivileged: the child, with the caller's rights, opens it */
 	if (r == -EPERM)
-		return tc_error_errno(err, "mount", EPERM, "cannot copy the mount of %s",
+		return tc_error_errno(err, TC_STAGE_MOUNT, EPERM, "cannot copy the mount of %s",
 				      op->source);
 	return r;
 }
@@ -195,11 +195,11 @@ static int open_source(struct tc_mount_op *op, struct tc_error *err)
 
 	fd = (int)syscall(SYS_openat2, AT_FDCWD, op->source, &how, sizeof(how));
 	if (fd < 0)
-		return tc_error_errno(err, "mount", errno, "cannot open bind source %s",
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot open bind source %s",
 				      op->source);
 	if (!op->trusted && (fstat(fd, &st) < 0 || st.st_dev != op->dev || st.st_ino != op->ino)) {
 		close(fd);
-		return tc_error_set(err, "mount", ESTALE,
+		return tc_error_set(err, TC_STAGE_MOUNT, ESTALE,
 				    "bind source %s changed between the check and the mount",
 				    op->source);
 	}
@@ -225,7 +225,7 @@ static int set_attrs(const char *target, unsigned attrs, bool recursive, struct 
 		     ((attrs & TC_MA_NOEXEC) ? MOUNT_ATTR_NOEXEC : 0);
 	if (mount_setattr(AT_FDCWD, target, AT_SYMLINK_NOFOLLOW | (recursive ? AT_RECURSIVE : 0),
 			  &a, sizeof(a)) < 0)
-		return tc_error_errno(err, "mount", errno, "cannot restrict the mount at %s",
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot restrict the mount at %s",
 				      target + strlen(TC_STAGING));
 	return 0;
 }
@@ -238,8 +238,8 @@ static int do_bind(const struct tc_mount_op *op, struct tc_error *err)
 	if (op->tree >= 0) {
 		/* the parent's detached copy: no host path resolved here */
 		if (move_mount(op->tree, "", AT_FDCWD, op->target, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-			return tc_error_errno(err, "mount", errno, "cannot attach the bind of %s",
-					      op->source);
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno,
+					      "cannot attach the bind of %s", op->source);
 		return set_attrs(op->target, op->attrs, true, err);
 	}
 	if (op->fd >= 0) {
@@ -250,7 +250,7 @@ static int do_bind(const struct tc_mount_op *op, struct tc_error *err)
 	 * would show the host); one made since the parent's check is locked
 	 * in our namespace, so the bind fails rather than show it */
 	if (mount(src, op->target, NULL, MS_BIND | (op->trusted ? MS_REC : 0), NULL) < 0)
-		return tc_error_errno(err, "mount", errno, "cannot bind %s", op->source);
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot bind %s", op->source);
 	/* a bind ignores the flags of mount(2): set them on the new mount */
 	return set_attrs(op->target, op->attrs, true, err);
 }
@@ -270,7 +270,8 @@ static int make_layer(const struct tc_mount_plan *plan, struct tc_error *err)
 	snprintf(data, sizeof(data), "mode=0700,size=%llu,nr_inodes=%llu", plan->ws_size,
 		 plan->ws_inodes);
 	if (mount("tmpfs", TC_WS_LAYER, "tmpfs", MS_NOSUID | MS_NODEV, data) < 0)
-		return tc_error_errno(err, "workspace", errno, "cannot make the workspace's layer");
+		return tc_error_errno(err, TC_STAGE_WORKSPACE, errno,
+				      "cannot make the workspace's layer");
 	fd = open(TC_WS_LAYER, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || mkdirat(fd, "upper", 0755) < 0 || mkdirat(fd, "work", 0700) < 0)
 		r = -errno;
@@ -290,7 +291,8 @@ static int make_layer(const struct tc_mount_plan *plan, struct tc_error *err)
 	}
 	if (fd >= 0)
 		close(fd);
-	return r < 0 ? tc_error_errno(err, "workspace", -r, "cannot make the workspace's layer")
+	return r < 0 ? tc_error_errno(err, TC_STAGE_WORKSPACE, -r,
+				      "cannot make the workspace's layer")
 		     : 0;
 }
 
@@ -301,7 +303,7 @@ static int do_overlay(const struct tc_mount_plan *plan, const struct tc_mount_op
 	int r;
 
 	if (mkdir(TC_WS_LOWER, 0700) < 0 || mkdir(TC_WS_LAYER, 0700) < 0)
-		return tc_error_errno(err, "workspace", errno, "cannot stage the workspace");
+		return tc_error_errno(err, TC_STAGE_WORKSPACE, errno, "cannot stage the workspace");
 	lower.target = (char *)TC_WS_LOWER;
 	lower.overlay = false;
 	lower.attrs = TC_MA_RDONLY | TC_MA_NOSUID | TC_MA_NODEV;
@@ -309,14 +311,15 @@ static int do_overlay(const struct tc_mount_plan *plan, const struct tc_mount_op
 	if (r >= 0)
 		r = make_layer(plan, err);
 	if (r >= 0 && mount("overlay", op->target, "overlay", MS_NOSUID | MS_NODEV, op->data) < 0)
-		r = tc_error_errno(err, "workspace", errno,
+		r = tc_error_errno(err, TC_STAGE_WORKSPACE, errno,
 				   "cannot mount the workspace's layer over %s", op->source);
 	if (r < 0)
 		return r;
 	/* the overlay holds both layers: the tool sees neither in its /tmp */
 	if (umount2(TC_WS_LOWER, MNT_DETACH) < 0 || umount2(TC_WS_LAYER, MNT_DETACH) < 0 ||
 	    rmdir(TC_WS_LOWER) < 0 || rmdir(TC_WS_LAYER) < 0)
-		return tc_error_errno(err, "workspace", errno, "cannot unstage the workspace");
+		return tc_error_errno(err, TC_STAGE_WORKSPACE, errno,
+				      "cannot unstage the workspace");
 	return set_attrs(op->target, op->attrs, true, err);
 }
 
@@ -325,11 +328,12 @@ static int do_step(const struct tc_mount_plan *plan, struct tc_mount_op *op, str
 	switch (op->step) {
 	case TC_MS_STAGE:
 		if (mount("tmpfs", TC_STAGING, "tmpfs", MS_NOSUID | MS_NODEV, op->data) < 0)
-			return tc_error_errno(err, "mount", errno, "cannot mount the root tmpfs");
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno,
+					      "cannot mount the root tmpfs");
 		return 0;
 	case TC_MS_MKDIR:
 		if (mkdir(op->target, op->mode) < 0 && errno != EEXIST)
-			return tc_error_errno(err, "mount", errno, "cannot create %s",
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot create %s",
 					      op->target + strlen(TC_STAGING));
 		/* mkdir honours the umask; 01777 must be exact */
 		if (op->mode & 01000)
@@ -338,12 +342,12 @@ static int do_step(const struct tc_mount_plan *plan, struct tc_mount_op *op, str
 	case TC_MS_MKFILE:
 		/* an empty regular file in one call */
 		if (mknod(op->target, S_IFREG | 0444, 0) < 0 && errno != EEXIST)
-			return tc_error_errno(err, "mount", errno, "cannot create %s",
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot create %s",
 					      op->target + strlen(TC_STAGING));
 		return 0;
 	case TC_MS_SYMLINK:
 		if (symlink(op->source, op->target) < 0)
-			return tc_error_errno(err, "mount", errno, "cannot create %s",
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot create %s",
 					      op->target + strlen(TC_STAGING));
 		return 0;
 	case TC_MS_BIND:
@@ -352,13 +356,14 @@ static int do_step(const struct tc_mount_plan *plan, struct tc_mount_op *op, str
 		return op->overlay ? do_overlay(plan, op, err) : do_bind(op, err);
 	case TC_MS_TMPFS:
 		if (mount("tmpfs", op->target, "tmpfs", ms_flags(op->attrs), op->data) < 0)
-			return tc_error_errno(err, "mount", errno, "cannot mount a tmpfs on %s",
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno,
+					      "cannot mount a tmpfs on %s",
 					      op->target + strlen(TC_STAGING));
 		return 0;
 	case TC_MS_PROC:
 		if (mount("proc", op->target, "proc", ms_flags(op->attrs), op->data) < 0)
 			/* stage "proc": the parent names a masked host /proc (hint.h) */
-			return tc_error_errno(err, "proc", errno,
+			return tc_error_errno(err, TC_STAGE_PROC, errno,
 					      "cannot mount /proc for the new PID namespace");
 		return 0;
 	case TC_MS_MASK:
@@ -369,7 +374,7 @@ static int do_step(const struct tc_mount_plan *plan, struct tc_mount_op *op, str
 				: mount(TC_STAGING "/dev/null", op->target, NULL, MS_BIND, NULL)) <
 			    0 &&
 		    errno != ENOENT)
-			return tc_error_errno(err, "mount", errno, "cannot hide %s",
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot hide %s",
 					      op->target + strlen(TC_STAGING));
 		return 0;
 	case TC_MS_LOCK:
@@ -378,14 +383,16 @@ static int do_step(const struct tc_mount_plan *plan, struct tc_mount_op *op, str
 		/* pivot_root(".", ".") stacks the old root on the new one;
 		 * detaching "." then drops every host mount from view. */
 		if (chdir(TC_STAGING) < 0 || syscall(SYS_pivot_root, ".", ".") < 0)
-			return tc_error_errno(err, "mount", errno, "cannot pivot_root");
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot pivot_root");
 		if (umount2(".", MNT_DETACH) < 0)
-			return tc_error_errno(err, "mount", errno, "cannot detach the old root");
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno,
+					      "cannot detach the old root");
 		if (chdir("/") < 0)
-			return tc_error_errno(err, "mount", errno, "cannot enter the new root");
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno,
+					      "cannot enter the new root");
 		return 0;
 	}
-	return tc_error_set(err, "mount", EINVAL, "unknown mount step");
+	return tc_error_set(err, TC_STAGE_MOUNT, EINVAL, "unknown mount step");
 }
 
 int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
@@ -394,7 +401,7 @@ int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 
 	/* Keep our mounts out of the host and the host's out of ours. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return tc_error_errno(err, "mount", errno, "cannot make the mounts private");
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno, "cannot make the mounts private");
 	/* Phase one: open every bind source before the staging tmpfs can
 	 * shadow it (a source may live under TC_STAGING on the host). */
 	for (size_t i = 0; i < plan->n && r >= 0; i++)
@@ -420,7 +427,7 @@ int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 	if (r < 0)
 		return r;
 	if (chdir(plan->cwd) < 0)
-		return tc_error_errno(err, "mount", errno, "cannot enter the working directory %s",
-				      plan->cwd);
+		return tc_error_errno(err, TC_STAGE_MOUNT, errno,
+				      "cannot enter the working directory %s", plan->cwd);
 	return 0;
 }

@@ -23,11 +23,11 @@ static int lo_up(struct tc_error *err)
 
 	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
 		return tc_error_errno(
-			err, "net", errno,
+			err, TC_STAGE_NET, errno,
 			"cannot read the flags of lo in the sandbox's network namespace");
 	ifr.ifr_flags |= IFF_UP;
 	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
-		return tc_error_errno(err, "net", errno,
+		return tc_error_errno(err, TC_STAGE_NET, errno,
 				      "cannot bring up lo in the sandbox's network namespace");
 	return 0;
 }
@@ -60,11 +60,12 @@ _Noreturn static void helper_main(int userns_fd, int sock, pid_t toolcell,
 	/* joining the sandbox's user namespace first makes it the owner of
 	 * the network namespace created next, as if the sandbox had made it */
 	if (setns(userns_fd, CLONE_NEWUSER) < 0) {
-		tc_error_errno(&m.err, "net", errno, "cannot join the sandbox's user namespace");
+		tc_error_errno(&m.err, TC_STAGE_NET, errno,
+			       "cannot join the sandbox's user namespace");
 		goto fail;
 	}
 	if (unshare(CLONE_NEWNET) < 0) {
-		tc_error_errno(&m.err, "net", errno, "cannot create the network namespace");
+		tc_error_errno(&m.err, TC_STAGE_NET, errno, "cannot create the network namespace");
 		goto fail;
 	}
 	if (lo_up(&m.err) < 0)
@@ -77,7 +78,7 @@ _Noreturn static void helper_main(int userns_fd, int sock, pid_t toolcell,
 		goto fail;
 	netns_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (netns_fd < 0) {
-		tc_error_errno(&m.err, "net", errno, "cannot open the network namespace");
+		tc_error_errno(&m.err, TC_STAGE_NET, errno, "cannot open the network namespace");
 		goto fail;
 	}
 	_exit(tc_msg_send(sock, &m, netns_fd) < 0);
@@ -97,10 +98,10 @@ pid_t tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits,
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
 	userns_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (userns_fd < 0)
-		return tc_error_errno(err, "net", errno, "cannot open %s", path);
+		return tc_error_errno(err, TC_STAGE_NET, errno, "cannot open %s", path);
 	helper = fork();
 	if (helper < 0)
-		return tc_error_errno(err, "net", errno, "cannot start the network helper");
+		return tc_error_errno(err, TC_STAGE_NET, errno, "cannot start the network helper");
 	if (helper == 0)
 		helper_main(userns_fd, sock, self, klimits);
 	return helper;
@@ -109,6 +110,7 @@ pid_t tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits,
 int tc_net_enter(int netns_fd, struct tc_error *err)
 {
 	if (setns(netns_fd, CLONE_NEWNET) < 0)
-		return tc_error_errno(err, "net", errno, "cannot join the network namespace");
+		return tc_error_errno(err, TC_STAGE_NET, errno,
+				      "cannot join the network namespace");
 	return 0;
 }

@@ -48,8 +48,8 @@ static void killed(const struct tc_observed *seen, struct tc_outcome *o)
 	if (seen->reason == TC_KILL_SIGNAL) {
 		const char *name = sigabbrev_np(seen->reason_signal);
 
-		tc_error_set(&o->err, "supervise", 0, "toolcell received %s and stopped the tool",
-			     name ? name : "a signal");
+		tc_error_set(&o->err, TC_STAGE_SUPERVISE, 0,
+			     "toolcell received %s and stopped the tool", name ? name : "a signal");
 	}
 	if (seen->tool_status_known && WIFEXITED(st)) {
 		o->exited = true;
@@ -148,7 +148,7 @@ void tc_outcome_classify(const struct tc_observed *seen, struct tc_outcome *o)
 		o->signaled = true;
 		o->signal = seen->init_signal ? seen->init_signal : SIGKILL;
 		set(o, TC_STATUS_SIGNALED, true);
-		tc_error_set(&o->err, "init", 0,
+		tc_error_set(&o->err, TC_STAGE_INIT, 0,
 			     "the sandbox's init died (signal %d) while the tool ran; the sandbox "
 			     "was ended with it",
 			     o->signal);

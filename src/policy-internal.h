@@ -18,7 +18,7 @@
 #include "toolcell/error.h"
 #include "policy.h"
 
-#define STAGE		 "policy"
+#define STAGE		 TC_STAGE_POLICY
 #define DEFAULT_HOSTNAME "toolcell"
 #define KEY_PATH_MAX	 128 /* "binds[31].inside", "env.NAME" (NAME truncated) */
 #define SHOWN_STRING_MAX 48  /* characters of a bad string quoted in a message */

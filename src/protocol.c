@@ -48,7 +48,7 @@ static int response_error(const struct tc_json_scan *s, const cJSON *root, struc
 	const char *type, *message;
 
 	if (!m || !cJSON_IsObject(e) || m->val_obj == TC_JSON_NO_OBJECT)
-		return tc_error_set(err, "response", 0,
+		return tc_error_set(err, TC_STAGE_RESPONSE, 0,
 				    "response: \"ok\" is false but \"error\" is not an object");
 	type = member_string(s, m->val_obj, e, "type");
 	message = member_string(s, m->val_obj, e, "message");
@@ -56,7 +56,7 @@ static int response_error(const struct tc_json_scan *s, const cJSON *root, struc
 	r->err_type = strdup_cut(type && type[0] ? type : "ToolError", RESPONSE_TYPE_MAX);
 	r->err_message = strdup_cut(message ? message : "", RESPONSE_MESSAGE_MAX);
 	if (!r->err_type || !r->err_message)
-		return tc_error_set(err, "response", ENOMEM, "response: out of memory");
+		return tc_error_set(err, TC_STAGE_RESPONSE, ENOMEM, "response: out of memory");
 	return 0;
 }
 
@@ -71,8 +71,9 @@ int tc_response_parse(const char *buf, size_t len, size_t max_bytes, struct tc_r
 
 	memset(ret, 0, sizeof(*ret));
 	if (len <= max_bytes && tc_json_blank(buf, len))
-		return tc_error_set(err, "response", 0, "response: the tool printed no response");
-	rc = tc_json_parse(buf, len, max_bytes, "response", &s, &root, err);
+		return tc_error_set(err, TC_STAGE_RESPONSE, 0,
+				    "response: the tool printed no response");
+	rc = tc_json_parse(buf, len, max_bytes, TC_STAGE_RESPONSE, &s, &root, err);
 	if (rc < 0)
 		return rc;
 
@@ -103,7 +104,7 @@ int tc_response_parse(const char *buf, size_t len, size_t max_bytes, struct tc_r
 	r.ok = true;
 	r.data = end > start ? strndup(buf + start, end - start) : strdup("null");
 	if (!r.data)
-		return tc_error_set(err, "response", ENOMEM, "response: out of memory");
+		return tc_error_set(err, TC_STAGE_RESPONSE, ENOMEM, "response: out of memory");
 	*ret = r;
 	return 0;
 }

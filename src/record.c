@@ -368,7 +368,7 @@ static void add_error(bool *failed, cJSON *r, const struct tc_outcome *o)
 		return;
 	}
 	e = tc_json_add(failed, r, "error", cJSON_CreateObject());
-	tc_json_add(failed, e, "stage", outside_string(err->stage, sizeof(err->stage)));
+	tc_json_add(failed, e, "stage", cJSON_CreateString(tc_stage_name(err->stage)));
 	tc_json_add(failed, e, "message", outside_string(err->message, sizeof(err->message)));
 	tc_json_add(failed, e, "errno",
 		    err->err ? cJSON_CreateNumber(err->err) : cJSON_CreateNull());

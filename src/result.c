@@ -17,7 +17,7 @@
 #include "util.h"
 #include "writable.h"
 
-#define STAGE "cli"
+#define STAGE TC_STAGE_CLI
 
 int tc_result_check_place(const struct tc_config *cfg, const char *path, struct tc_error *err)
 {

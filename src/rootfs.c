@@ -26,7 +26,7 @@
 #include "sha256.h"
 #include "util.h"
 
-#define STAGE		  "rootfs"
+#define STAGE		  TC_STAGE_ROOTFS
 #define HOLD_TRIES	  8	     /* a rebuild swapped the tree away meanwhile: look again */
 #define PACKAGES_MAX	  (1u << 20) /* packages.txt: ~40 lines today */
 #define PACKAGES_NAME_MAX 512	     /* packages a rootfs may record */
@@ -237,7 +237,7 @@ int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const char *e
 		return *ret ? 0 : tc_error_set(err, STAGE, ENOMEM, "out of memory");
 	}
 	if (by_name && !tc_rootfs_name_valid(asked))
-		return tc_error_set(err, "cli", EINVAL,
+		return tc_error_set(err, TC_STAGE_CLI, EINVAL,
 				    "--rootfs: expected a variant name ([a-z0-9][a-z0-9_-]*, at "
 				    "most %d) or a path with a '/', got '%.64s'",
 				    TC_ROOTFS_NAME_MAX, asked);
@@ -251,13 +251,13 @@ int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const char *e
 	}
 	if (!p->n_allow_rootfs)
 		return tc_error_set(
-			err, "policy", EPERM,
+			err, TC_STAGE_POLICY, EPERM,
 			"--rootfs %.200s is not allowed by the policy (%s: allow.rootfs "
 			"lists the variants and paths a caller may choose, and lists "
 			"none)",
 			asked, origin);
 	if (!listed(p, asked, real))
-		return tc_error_set(err, "policy", EPERM,
+		return tc_error_set(err, TC_STAGE_POLICY, EPERM,
 				    "--rootfs %.200s is not allowed by the policy (%s: not in "
 				    "allow.rootfs)",
 				    asked, origin);

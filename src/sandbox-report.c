@@ -268,10 +268,9 @@ void tc_sandbox_verbose_times(const struct tc_sandbox *sb)
 		"toolcell: tool ran %.3f ms after fork; the sandbox took %.3f ms more to go; "
 		"total %.3f ms\n",
 		MS(sb->t_prepared, sb->t_start), MS(sb->t_cloned, sb->t_prepared),
-		MS(sb->t_mapped, sb->t_cloned), MS(t[TC_STAGE_MAPPED], sb->t_cloned),
-		MS(t[TC_STAGE_MOUNTED], t[TC_STAGE_MAPPED]),
-		MS(t[TC_STAGE_NET], t[TC_STAGE_MOUNTED]), MS(t[TC_STAGE_FORKED], t[TC_STAGE_NET]),
-		MS(s->exited_ns, t[TC_STAGE_FORKED]), MS(s->end_ns, s->exited_ns),
-		MS(s->end_ns, sb->t_start));
+		MS(sb->t_mapped, sb->t_cloned), MS(t[TC_MARK_MAPPED], sb->t_cloned),
+		MS(t[TC_MARK_MOUNTED], t[TC_MARK_MAPPED]), MS(t[TC_MARK_NET], t[TC_MARK_MOUNTED]),
+		MS(t[TC_MARK_FORKED], t[TC_MARK_NET]), MS(s->exited_ns, t[TC_MARK_FORKED]),
+		MS(s->end_ns, s->exited_ns), MS(s->end_ns, sb->t_start));
 #undef MS
 }

@@ -55,7 +55,8 @@ static int clone_error(int e, struct tc_error *err)
 		       "other user.max_*_namespaces sysctls)";
 	else if (e == ENOSYS)
 		hint = " (toolcell needs clone3: Linux 5.5 or newer)";
-	return tc_error_errno(err, "clone", e, "cannot create the sandbox's namespaces%s", hint);
+	return tc_error_errno(err, TC_STAGE_CLONE, e, "cannot create the sandbox's namespaces%s",
+			      hint);
 }
 
 /* Where the caller's environment strings live, so the init can wipe them. */
@@ -94,7 +95,7 @@ static int plan_klimits(const struct tc_config *cfg, bool ns_root, struct tc_kli
 	for (size_t i = 0; i < TC_ARRAY_SIZE(sysv); i++)
 		want |= tc_syscall_in(cfg->syscalls.allow, sysv[i]);
 	if (want && !ns_root)
-		return tc_error_set(err, "policy", EPERM,
+		return tc_error_set(err, TC_STAGE_POLICY, EPERM,
 				    "the policy allows System V IPC, which toolcell can bound only "
 				    "when it runs as root (the IPC namespace's limits need a "
 				    "namespace root); remove shmget, msgget and semget from the "
@@ -112,10 +113,11 @@ static int prepare_fds(const struct tc_sandbox_spec *spec, struct tc_sandbox *r,
 	if (pipe2(r->in, O_CLOEXEC) < 0 || pipe2(r->out, O_CLOEXEC) < 0 ||
 	    pipe2(r->err, O_CLOEXEC) < 0 || pipe2(r->filter_pipe, O_CLOEXEC) < 0 ||
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, r->sync) < 0)
-		return tc_error_errno(err, "spawn", errno, "cannot create the sandbox's pipes");
+		return tc_error_errno(err, TC_STAGE_SPAWN, errno,
+				      "cannot create the sandbox's pipes");
 	r->self_pidfd = (int)pidfd_open(getpid(), 0);
 	if (r->self_pidfd < 0)
-		return tc_error_errno(err, "spawn", errno,
+		return tc_error_errno(err, TC_STAGE_SPAWN, errno,
 				      "cannot open a pidfd of toolcell itself");
 	if (spec->caller_signals)
 		return 0;
@@ -127,10 +129,10 @@ static int prepare_fds(const struct tc_sandbox_spec *spec, struct tc_sandbox *r,
 	sigaddset(&term, SIGINT);
 	sigaddset(&term, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &term, NULL) < 0)
-		return tc_error_errno(err, "spawn", errno, "cannot block signals");
+		return tc_error_errno(err, TC_STAGE_SPAWN, errno, "cannot block signals");
 	r->sig_fd = signalfd(-1, &term, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (r->sig_fd < 0)
-		return tc_error_errno(err, "spawn", errno, "cannot create a signalfd");
+		return tc_error_errno(err, TC_STAGE_SPAWN, errno, "cannot create a signalfd");
 	return 0;
 }
 
@@ -148,7 +150,7 @@ static int prepare(const struct tc_sandbox_spec *spec, struct tc_sandbox *r, str
 	ret = tc_cgroup_find(spec->cfg->cgroup_parent, spec->cfg->cgroup_parent_from_caller, &r->cg,
 			     err);
 	if (ret == 0 && spec->cfg->require_cgroup2)
-		return tc_error_set(err, "cgroup", EOPNOTSUPP,
+		return tc_error_set(err, TC_STAGE_CGROUP, EOPNOTSUPP,
 				    "the policy requires cgroup v2 limits, and this host has no "
 				    "usable subtree: %s; %s",
 				    r->cg.why, tc_cgroup_how_to_delegate());
@@ -252,7 +254,7 @@ static int do_clone(const struct tc_sandbox_spec *spec, struct tc_sandbox *r, st
 		prctl(PR_GET_PDEATHSIG, &pdeathsig);
 		ppid = getppid();
 		if (owner_euid(r->ids.root_host) < 0)
-			return tc_error_errno(err, "userns", errno,
+			return tc_error_errno(err, TC_STAGE_USERNS, errno,
 					      "cannot take the pool's uid to clone");
 	}
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
@@ -362,7 +364,7 @@ static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 		return r->net_helper;
 	r->helper_pidfd = pidfd_open(r->net_helper, 0);
 	if (r->helper_pidfd < 0) {
-		ret = tc_error_errno(err, "net", errno, "cannot open a pidfd");
+		ret = tc_error_errno(err, TC_STAGE_NET, errno, "cannot open a pidfd");
 		kill(r->net_helper, SIGKILL);
 		waitpid(r->net_helper, NULL, 0);
 		return ret;
@@ -377,7 +379,7 @@ static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 	if (ret >= 0)
 		ret = tc_seccomp_prepare(&r->spec->cfg->syscalls, &r->filter, err);
 	if (ret >= 0 && tc_seccomp_send(&r->filter, r->filter_pipe[1]) < 0)
-		ret = tc_sync_reason(r->sync[0], EPIPE, "seccomp", err);
+		ret = tc_sync_reason(r->sync[0], EPIPE, TC_STAGE_SECCOMP, err);
 	tc_closep(&r->filter_pipe[1]);
 	return ret;
 }
@@ -388,12 +390,14 @@ static int supervisor_new(struct tc_sandbox *r, struct tc_error *err)
 	struct tc_supervisor *s = calloc(1, sizeof(*s));
 
 	if (!s)
-		return tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the supervisor");
+		return tc_error_errno(err, TC_STAGE_SPAWN, ENOMEM,
+				      "cannot allocate the supervisor");
 	r->s = s;
 	s->in.src = s->in.dst = s->out.src = s->out.dst = s->err.src = s->err.dst = -1;
 	s->in.own_dst = s->out.own_dst = s->err.own_dst = -1;
 	if (start_streams(r->spec, r, s) < 0)
-		return tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the supervisor");
+		return tc_error_errno(err, TC_STAGE_SPAWN, ENOMEM,
+				      "cannot allocate the supervisor");
 	s->pid = r->pid;
 	s->pidfd = r->pidfd;
 	s->sync_fd = TAKE_FD(r->sync[0]);
@@ -435,7 +439,7 @@ int tc_sandbox_start(const struct tc_sandbox_spec *spec, struct tc_sandbox **ret
 
 	*ret = NULL;
 	if (!r)
-		return tc_error_errno(err, "spawn", ENOMEM, "cannot allocate the sandbox");
+		return tc_error_errno(err, TC_STAGE_SPAWN, ENOMEM, "cannot allocate the sandbox");
 	r->spec = spec;
 	r->t_start = tc_now_ns();
 	r->in[0] = r->in[1] = r->out[0] = r->out[1] = r->err[0] = r->err[1] = -1;

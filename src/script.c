@@ -32,7 +32,7 @@ char *tc_script_show(const struct tc_config *cfg, const char *abs, bool dir, str
 		host = dirname(dirbuf);
 	}
 	if (tc_bind_path_check(host, true, why, sizeof(why)) < 0) {
-		tc_error_set(err, "request", EINVAL,
+		tc_error_set(err, TC_STAGE_REQUEST, EINVAL,
 			     "cannot show %s inside the sandbox: that path %s; copy it elsewhere "
 			     "or --ro-bind its folder",
 			     host, why);
@@ -40,7 +40,7 @@ char *tc_script_show(const struct tc_config *cfg, const char *abs, bool dir, str
 	}
 	r = strdup(abs);
 	if (!r) {
-		tc_error_set(err, "request", ENOMEM, "out of memory");
+		tc_error_set(err, TC_STAGE_REQUEST, ENOMEM, "out of memory");
 		return NULL;
 	}
 	*bind = (struct tc_bind){ (char *)host, (char *)host, false };
@@ -119,7 +119,7 @@ int tc_script_plan_python(const struct tc_config *cfg, int argc, char *const wor
 	p->argv = calloc((size_t)argc + 2, sizeof(char *));
 	p->owned = calloc((size_t)argc + 2, sizeof(char *));
 	if (!p->argv || !p->owned)
-		return tc_error_set(err, "request", ENOMEM, "out of memory");
+		return tc_error_set(err, TC_STAGE_REQUEST, ENOMEM, "out of memory");
 	p->argc = argc + 1;
 	/* argv[0] "python3" so python3's own messages read as they do bare */
 	p->argv[0] = "python3";

@@ -60,7 +60,7 @@ static int add(scmp_filter_ctx c, uint32_t action, int nr, unsigned n_args,
 	if (r < 0) {
 		char name[32];
 		tc_syscall_name(nr, name, sizeof(name));
-		return tc_error_errno(err, "seccomp", -r, "cannot add the %s rule", name);
+		return tc_error_errno(err, TC_STAGE_SECCOMP, -r, "cannot add the %s rule", name);
 	}
 	return 0;
 }
@@ -228,18 +228,19 @@ static int export(scmp_filter_ctx c, struct tc_seccomp *f, struct tc_error *err)
 	int r;
 
 	if (fd < 0)
-		return tc_error_errno(err, "seccomp", errno, "cannot create a memfd");
+		return tc_error_errno(err, TC_STAGE_SECCOMP, errno, "cannot create a memfd");
 	r = seccomp_export_bpf(c, fd);
 	if (r < 0)
-		return tc_error_errno(err, "seccomp", -r, "cannot export the filter");
+		return tc_error_errno(err, TC_STAGE_SECCOMP, -r, "cannot export the filter");
 	if (lseek(fd, 0, SEEK_SET) < 0)
-		return tc_error_errno(err, "seccomp", errno, "cannot read the filter back");
+		return tc_error_errno(err, TC_STAGE_SECCOMP, errno, "cannot read the filter back");
 	r = tc_read_fd(fd, 65536 * sizeof(struct sock_filter), &buf, &len);
 	if (r < 0)
-		return tc_error_errno(err, "seccomp", -r, "cannot read the filter back");
+		return tc_error_errno(err, TC_STAGE_SECCOMP, -r, "cannot read the filter back");
 	if (len == 0 || len % sizeof(struct sock_filter)) {
 		free(buf);
-		return tc_error_set(err, "seccomp", EINVAL, "libseccomp exported a bad filter");
+		return tc_error_set(err, TC_STAGE_SECCOMP, EINVAL,
+				    "libseccomp exported a bad filter");
 	}
 	f->prog = (struct sock_filter *)buf;
 	f->len = (unsigned short)(len / sizeof(struct sock_filter));
@@ -259,7 +260,8 @@ int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *re
 	memset(ret, 0, sizeof(*ret));
 	ret->prog = malloc(pb->len * sizeof(struct sock_filter));
 	if (!ret->prog)
-		return tc_error_set(err, "seccomp", ENOMEM, "cannot allocate the syscall filter");
+		return tc_error_set(err, TC_STAGE_SECCOMP, ENOMEM,
+				    "cannot allocate the syscall filter");
 	memcpy(ret->prog, pb->prog, pb->len * sizeof(struct sock_filter));
 	ret->len = pb->len;
 	memcpy(ret->kill, pb->kill, sizeof(ret->kill));
@@ -278,16 +280,16 @@ int tc_seccomp_compile(const struct tc_syscall_policy *sp, struct tc_seccomp *re
 	memset(ret, 0, sizeof(*ret));
 	c = seccomp_init(SCMP_ACT_NOTIFY);
 	if (!c)
-		return tc_error_set(err, "seccomp", ENOMEM, "cannot start a seccomp filter");
+		return tc_error_set(err, TC_STAGE_SECCOMP, ENOMEM, "cannot start a seccomp filter");
 	/* x32 numbers and 32-bit entry points: not ours, the tool dies */
 	r = seccomp_attr_set(c, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
 	if (r < 0)
-		tc_error_errno(err, "seccomp", -r, "cannot set the bad-architecture action");
+		tc_error_errno(err, TC_STAGE_SECCOMP, -r, "cannot set the bad-architecture action");
 	/* a binary tree of syscall numbers: a call is found in about eight
 	 * comparisons instead of a walk down the list, and the kernel's check
 	 * of every number when it loads the filter is that much shorter */
 	if (r >= 0 && (r = seccomp_attr_set(c, SCMP_FLTATR_CTL_OPTIMIZE, 2)) < 0)
-		tc_error_errno(err, "seccomp", -r, "cannot ask for a binary-tree filter");
+		tc_error_errno(err, TC_STAGE_SECCOMP, -r, "cannot ask for a binary-tree filter");
 	if (r >= 0)
 		r = add_rules(c, sp, ret, err);
 	if (r >= 0)
@@ -316,10 +318,11 @@ int tc_seccomp_receive(int fd, struct tc_seccomp *ret, struct tc_error *err)
 
 	memset(ret, 0, sizeof(*ret));
 	if (n != (ssize_t)sizeof(len) || len == 0 || len > TC_FILTER_MAX)
-		return tc_error_set(err, "seccomp", EPROTO, "no syscall filter arrived");
+		return tc_error_set(err, TC_STAGE_SECCOMP, EPROTO, "no syscall filter arrived");
 	n = tc_read_full(fd, prog, len * sizeof(struct sock_filter));
 	if (n != (ssize_t)(len * sizeof(struct sock_filter)))
-		return tc_error_set(err, "seccomp", EPROTO, "the syscall filter arrived cut short");
+		return tc_error_set(err, TC_STAGE_SECCOMP, EPROTO,
+				    "the syscall filter arrived cut short");
 	ret->prog = prog;
 	ret->len = (unsigned short)len;
 	return 0;
@@ -332,7 +335,8 @@ int tc_seccomp_enter(const struct tc_seccomp *f, bool listen, struct tc_error *e
 			 listen ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &prog);
 
 	if (r < 0)
-		return tc_error_errno(err, "seccomp", errno, "cannot load the syscall filter");
+		return tc_error_errno(err, TC_STAGE_SECCOMP, errno,
+				      "cannot load the syscall filter");
 	return (int)r;
 }
 

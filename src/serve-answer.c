@@ -242,7 +242,7 @@ void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, str
 	if (!o) {
 		tc_outcome_init(&lost);
 		lost.status = TC_STATUS_SANDBOX_ERROR;
-		tc_error_set(&lost.err, "serve", EPIPE,
+		tc_error_set(&lost.err, TC_STAGE_SERVE, EPIPE,
 			     "the pool entry's runner ended without an "
 			     "outcome");
 		o = &lost;

@@ -95,8 +95,8 @@ static int number(const char *name, const char *v, unsigned max, unsigned *ret,
 	errno = 0;
 	n = v ? strtoul(v, &end, 10) : 0;
 	if (!v || !*v || *end || errno || n < 1 || n > max || v[0] == '-' || v[0] == '+')
-		return tc_error_set(err, "cli", EINVAL, "serve: %s expects a number from 1 to %u",
-				    name, max);
+		return tc_error_set(err, TC_STAGE_CLI, EINVAL,
+				    "serve: %s expects a number from 1 to %u", name, max);
 	*ret = (unsigned)n;
 	return 0;
 }
@@ -106,7 +106,7 @@ static int apply(size_t id, const char *v, struct tc_serve_options *o, struct tc
 	switch (id) {
 	case SO_SOCKET:
 		if (!v || v[0] != '/')
-			return tc_error_set(err, "cli", EINVAL,
+			return tc_error_set(err, TC_STAGE_CLI, EINVAL,
 					    "serve: --socket expects an absolute path");
 		o->socket_path = v;
 		return 0;
@@ -118,7 +118,8 @@ static int apply(size_t id, const char *v, struct tc_serve_options *o, struct tc
 		return number("--queue", v, serve_opts[id].max, &o->queue, err);
 	case SO_POLICY:
 		if (!v || !*v)
-			return tc_error_set(err, "cli", EINVAL, "serve: --policy expects a file");
+			return tc_error_set(err, TC_STAGE_CLI, EINVAL,
+					    "serve: --policy expects a file");
 		o->policy_path = v;
 		return 0;
 	}
@@ -143,7 +144,7 @@ int tc_serve_cli_parse(int argc, char **argv, struct tc_serve_options *ret, bool
 		       (strlen(serve_opts[id].name) != len || strncmp(a, serve_opts[id].name, len)))
 			id++;
 		if (id == TC_ARRAY_SIZE(serve_opts))
-			return tc_error_set(err, "cli", EINVAL,
+			return tc_error_set(err, TC_STAGE_CLI, EINVAL,
 					    "serve: unknown option '%.64s' (see 'toolcell serve "
 					    "--help')",
 					    a);
@@ -153,7 +154,7 @@ int tc_serve_cli_parse(int argc, char **argv, struct tc_serve_options *ret, bool
 			return r;
 	}
 	if (ret->pool > ret->max_sandboxes)
-		return tc_error_set(err, "cli", EINVAL,
+		return tc_error_set(err, TC_STAGE_CLI, EINVAL,
 				    "serve: --pool %u is above --max-sandboxes %u", ret->pool,
 				    ret->max_sandboxes);
 	return 0;

@@ -116,7 +116,8 @@ static int print_envelope(const char *answer)
 	struct tc_buf b = { 0 };
 	int code = 1;
 
-	if (tc_json_members(answer, strlen(answer), ANSWER_MAX, "answer", keys, 4, m, &e) < 0 ||
+	if (tc_json_members(answer, strlen(answer), ANSWER_MAX, TC_STAGE_ANSWER, keys, 4, m, &e) <
+		    0 ||
 	    !m[0])
 		return fail("the server's answer is not an envelope: %s", e.message);
 	tc_buf_add(&b, "{\"ok\":", 6);
@@ -172,7 +173,7 @@ int tc_serve_client_call(const char *socket_path, const char *tool_path, size_t 
 	if (r < 0)
 		return fail("cannot read the request from stdin: %s",
 			    r == -EFBIG ? "larger than the limit" : strerror(-r));
-	if (tc_json_validate(req, req_len, request_max, "request", &e) < 0)
+	if (tc_json_validate(req, req_len, request_max, TC_STAGE_REQUEST, &e) < 0)
 		return fail("%s", e.message);
 	/* the server shows the tool as /tool/NAME: a NAME it takes, or its default */
 	snprintf(copy, sizeof(copy), "%s", tool_path); /* basename(3) may write to it */

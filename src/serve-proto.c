@@ -13,7 +13,7 @@
 #include "serve.h"
 #include "util.h"
 
-#define STAGE "request"
+#define STAGE TC_STAGE_REQUEST
 
 enum {
 	R_ID,
@@ -276,18 +276,19 @@ static int id_list(const cJSON *list, const char *key, const char *origin, uint3
 	if (!list)
 		return 0;
 	if (!cJSON_IsArray(list))
-		return tc_error_set(err, "policy", EINVAL, "%s: serve.%s: expected an array of ids",
-				    origin, key);
+		return tc_error_set(err, TC_STAGE_POLICY, EINVAL,
+				    "%s: serve.%s: expected an array of ids", origin, key);
 	cJSON_ArrayForEach(it, list)
 	{
 		double v = it->valuedouble;
 		if (!cJSON_IsNumber(it) || v < 0 || v > 4294967294.0 || v != (double)(uint32_t)v)
-			return tc_error_set(err, "policy", EINVAL,
+			return tc_error_set(err, TC_STAGE_POLICY, EINVAL,
 					    "%s: serve.%s: expected ids from 0 to 4294967294",
 					    origin, key);
 		if (*n == TC_SERVE_IDS_MAX)
-			return tc_error_set(err, "policy", E2BIG, "%s: serve.%s: more than %d ids",
-					    origin, key, TC_SERVE_IDS_MAX);
+			return tc_error_set(err, TC_STAGE_POLICY, E2BIG,
+					    "%s: serve.%s: more than %d ids", origin, key,
+					    TC_SERVE_IDS_MAX);
 		ids[(*n)++] = (uint32_t)v;
 	}
 	return 0;
@@ -320,7 +321,7 @@ static int preimport_list(const cJSON *list, const char *origin, struct tc_serve
 	if (!list)
 		return 0;
 	if (!cJSON_IsArray(list))
-		return tc_error_set(err, "policy", EINVAL,
+		return tc_error_set(err, TC_STAGE_POLICY, EINVAL,
 				    "%s: serve.preimport: expected an array of module names",
 				    origin);
 	p->has_preimport = true;
@@ -328,12 +329,12 @@ static int preimport_list(const cJSON *list, const char *origin, struct tc_serve
 	{
 		const char *s = cJSON_GetStringValue(it);
 		if (!s || strlen(s) >= sizeof(p->preimport[0]) || !module_name(s))
-			return tc_error_set(err, "policy", EINVAL,
+			return tc_error_set(err, TC_STAGE_POLICY, EINVAL,
 					    "%s: serve.preimport: expected module names such as "
 					    "\"json\" or \"os.path\"",
 					    origin);
 		if (p->n_preimport == TC_SERVE_IMPORTS_MAX)
-			return tc_error_set(err, "policy", E2BIG,
+			return tc_error_set(err, TC_STAGE_POLICY, E2BIG,
 					    "%s: serve.preimport: more than %d modules", origin,
 					    TC_SERVE_IMPORTS_MAX);
 		snprintf(p->preimport[p->n_preimport++], sizeof(p->preimport[0]), "%s", s);
@@ -354,7 +355,8 @@ int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_
 	root = cJSON_Parse(json);
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
-		return tc_error_set(err, "policy", EINVAL, "%s: serve: expected an object", origin);
+		return tc_error_set(err, TC_STAGE_POLICY, EINVAL, "%s: serve: expected an object",
+				    origin);
 	}
 	cJSON_ArrayForEach(it, root)
 	{
@@ -362,7 +364,7 @@ int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_
 		while (i < TC_ARRAY_SIZE(keys) && strcmp(it->string, keys[i]))
 			i++;
 		if (i == TC_ARRAY_SIZE(keys)) {
-			r = tc_error_set(err, "policy", EINVAL,
+			r = tc_error_set(err, TC_STAGE_POLICY, EINVAL,
 					 "%s: serve.%s: unknown key (known: allow_uids, "
 					 "allow_gids, preimport)",
 					 origin, it->string);

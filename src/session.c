@@ -303,7 +303,7 @@ static char *take_answer(struct session *s)
 		tc_buf_drop(&s->hout, line_len + 1);
 		snprintf(want, sizeof(want), "%" PRIu64, s->nonce);
 		ours = line &&
-		       tc_json_members(line, line_len, s->answer_max, "answer", nonce_key, 1,
+		       tc_json_members(line, line_len, s->answer_max, TC_STAGE_ANSWER, nonce_key, 1,
 				       keys_nonce, &e) == 0 &&
 		       keys_nonce[0] && !strcmp(keys_nonce[0], want);
 		free(keys_nonce[0]);
@@ -429,8 +429,8 @@ static void outcome_answer(struct session *s, enum outcome out, char *answer, ui
 
 	switch (out) {
 	case ANSWERED:
-		if (tc_json_members(answer, strlen(answer), s->answer_max, "answer", answer_keys,
-				    TC_ARRAY_SIZE(answer_keys), raw, &e) < 0) {
+		if (tc_json_members(answer, strlen(answer), s->answer_max, TC_STAGE_ANSWER,
+				    answer_keys, TC_ARRAY_SIZE(answer_keys), raw, &e) < 0) {
 			a->err_type = "InvalidResponse";
 			snprintf(msg, size, "%s", e.message);
 			a->err_message = msg;
@@ -512,7 +512,8 @@ int tc_session_request_parse(const char *line, size_t len, size_t max_bytes, uin
 	int r;
 
 	*ret = (struct tc_session_request){ .op = TC_SESSION_CODE, .limit_ms = ceiling_ms };
-	r = tc_json_members(line, len, max_bytes, "request", keys, TC_ARRAY_SIZE(keys), m, err);
+	r = tc_json_members(line, len, max_bytes, TC_STAGE_REQUEST, keys, TC_ARRAY_SIZE(keys), m,
+			    err);
 	if (r < 0)
 		return r;
 	ret->id = m[0];
@@ -521,17 +522,18 @@ int tc_session_request_parse(const char *line, size_t len, size_t max_bytes, uin
 	} else if (m[1] && !strcmp(m[1], "\"reset\"")) {
 		ret->op = TC_SESSION_RESET;
 	} else if (m[1]) {
-		r = tc_error_set(err, "request", EINVAL,
+		r = tc_error_set(err, TC_STAGE_REQUEST, EINVAL,
 				 "request: \"op\" must be \"reset\" or \"shutdown\" (or absent, "
 				 "with \"code\")");
 	} else if (!m[2] || m[2][0] != '"') {
-		r = tc_error_set(err, "request", EINVAL, "request: \"code\" must be a string");
+		r = tc_error_set(err, TC_STAGE_REQUEST, EINVAL,
+				 "request: \"code\" must be a string");
 	} else if (m[3]) {
 		char *end = NULL;
 		double t = strtod(m[3], &end);
 		/* a JSON number (members are valid JSON), so strtod reads all of it */
 		if (!end || *end || !(t > 0))
-			r = tc_error_set(err, "request", EINVAL,
+			r = tc_error_set(err, TC_STAGE_REQUEST, EINVAL,
 					 "request: \"timeout_s\" must be a number above 0 "
 					 "(seconds; the session's limit is %.3f s)",
 					 (double)ceiling_ms / 1000);

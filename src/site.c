@@ -10,7 +10,7 @@
 #include "site.h"
 #include "util.h"
 
-#define STAGE "config"
+#define STAGE TC_STAGE_CONFIG
 
 int tc_site_load(const char *exe_dir, const char *sysconf_dir, struct tc_site *s,
 		 struct tc_error *err)

@@ -2,7 +2,6 @@
  * stages whose refusals are not toolcell's fault. Pure; parent side, after the sandbox. */
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "status.h"
 #include "util.h"
@@ -37,16 +36,19 @@ const char *tc_status_limit_words(enum tc_status s)
 	return (size_t)s < TC_ARRAY_SIZE(status_words) ? status_words[s].limit_words : NULL;
 }
 
+/* Whose fault an error of each stage is: the caller's input, the site's
+ * configuration, or (every stage not named here) toolcell's own. */
+static const enum tc_fault stage_fault[TC_STAGE__MAX] = {
+	[TC_STAGE_CLI] = TC_FAULT_CALLER,
+	[TC_STAGE_POLICY] = TC_FAULT_CALLER,
+	[TC_STAGE_REQUEST] = TC_FAULT_CALLER,
+	[TC_STAGE_CONFIG] = TC_FAULT_SITE,
+};
+
 enum tc_fault tc_error_fault(const struct tc_error *err)
 {
-	static const char *const caller_stages[] = { "cli", "policy", "request" };
-
-	if (!strcmp(err->stage, "config"))
-		return TC_FAULT_SITE;
-	for (size_t i = 0; i < TC_ARRAY_SIZE(caller_stages); i++)
-		if (!strcmp(err->stage, caller_stages[i]))
-			return TC_FAULT_CALLER;
-	return TC_FAULT_TOOLCELL;
+	return (size_t)err->stage < TC_ARRAY_SIZE(stage_fault) ? stage_fault[err->stage]
+							       : TC_FAULT_TOOLCELL;
 }
 
 /* Which time limit fired, and which setting raises it. */

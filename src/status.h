@@ -26,13 +26,15 @@ const char *tc_status_limit_words(enum tc_status s);
 
 /* Whose fault a refusal before (or instead of) the sandbox was. */
 enum tc_fault {
-	TC_FAULT_TOOLCELL, /* the sandbox could not be built: sandbox_error, SandboxError */
+	TC_FAULT_TOOLCELL, /* (0: a stage the table leaves out) the sandbox could not be
+			    * built: sandbox_error, SandboxError */
 	TC_FAULT_CALLER,   /* bad option, policy or request: rejected, BadRequest */
 	TC_FAULT_SITE,	   /* the site's toolcell.conf: rejected, but SandboxError to a caller */
 };
 
-/* The fault of err, by the stage that set it: "cli", "policy" and "request"
- * are the caller's, "config" the site's, every other stage toolcell's. */
+/* The fault of err, by the stage that set it (a table, not names compared):
+ * TC_STAGE_CLI, _POLICY and _REQUEST are the caller's, TC_STAGE_CONFIG the
+ * site's, every other stage toolcell's. */
 enum tc_fault tc_error_fault(const struct tc_error *err);
 
 /* The line toolcell prints on stderr about how a run ended, without the

@@ -200,14 +200,6 @@ int tc_supervise_sample(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *re
 	return walk(pid, precise, ret_rss, ret_tasks, NULL);
 }
 
-/* a child's error, NUL-terminated whatever it sent */
-static void take_error(struct tc_error *dst, const struct tc_error *src)
-{
-	*dst = *src;
-	dst->message[sizeof(dst->message) - 1] = '\0';
-	dst->stage[sizeof(dst->stage) - 1] = '\0';
-}
-
 /* an fd a message carried, kept once */
 static void take_fd(int *dst, int *fd)
 {
@@ -230,11 +222,11 @@ static void on_sync(struct tc_supervisor *s)
 	}
 	switch ((enum tc_msg_type)m.type) {
 	case TC_MSG_ERROR:
-		take_error(&s->setup_err, &m.err);
+		tc_error_take(&s->setup_err, &m.err);
 		tc_supervise_kill(s, TC_KILL_SETUP);
 		break;
 	case TC_MSG_EXEC_FAILED:
-		take_error(&s->tool_err, &m.err);
+		tc_error_take(&s->tool_err, &m.err);
 		s->exec_errno = m.err.err;
 		break;
 	case TC_MSG_EXITED:
@@ -288,14 +280,14 @@ static void on_listener(struct tc_supervisor *s)
 	/* Without the sizes no call can be answered, and a caller left waiting
 	 * would hang the tool until the deadline: fail closed. */
 	if (!sizes.seccomp_notif && syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0) {
-		tc_error_errno(&s->setup_err, "seccomp", errno,
+		tc_error_errno(&s->setup_err, TC_STAGE_SECCOMP, errno,
 			       "cannot read the seccomp notification sizes");
 		tc_supervise_kill(s, TC_KILL_SETUP);
 		tc_closep(&s->listener);
 		return;
 	}
 	if (sizes.seccomp_notif > sizeof(req_buf) || sizes.seccomp_notif_resp > sizeof(resp_buf)) {
-		tc_error_set(&s->setup_err, "seccomp", EOVERFLOW,
+		tc_error_set(&s->setup_err, TC_STAGE_SECCOMP, EOVERFLOW,
 			     "the kernel's seccomp notifications (%u and %u bytes) are larger than "
 			     "toolcell knows",
 			     sizes.seccomp_notif, sizes.seccomp_notif_resp);
@@ -559,7 +551,7 @@ int tc_supervise(struct tc_supervisor *s)
 
 			if (e == EINTR)
 				continue;
-			tc_error_errno(&s->setup_err, "supervise", e, "poll failed");
+			tc_error_errno(&s->setup_err, TC_STAGE_SUPERVISE, e, "poll failed");
 			tc_supervise_kill(s, TC_KILL_SETUP);
 			return -e;
 		}

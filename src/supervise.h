@@ -73,10 +73,10 @@ struct tc_supervisor {
 	uint64_t tool_cap_eff;
 	/* the loop's own state (tc_supervise_turn) */
 	uint64_t deadline_ns, next_sample_ns;
-	uint64_t wake_ns;		/* the latest the next turn may come */
-	bool throttled;			/* refusals answered this tick reached the rate */
-	bool done;			/* the run is over: nothing more to poll */
-	uint64_t stages[TC_STAGE__MAX]; /* TC_MSG_STAGES, when --verbose */
+	uint64_t wake_ns;	       /* the latest the next turn may come */
+	bool throttled;		       /* refusals answered this tick reached the rate */
+	bool done;		       /* the run is over: nothing more to poll */
+	uint64_t stages[TC_MARK__MAX]; /* TC_MSG_STAGES, when --verbose */
 };
 
 /* The supervisor as events, so that one poll loop can drive many sandboxes:

@@ -85,7 +85,7 @@ int tc_msg_recv(int sock, struct tc_msg *m, int *ret_fd)
 	return msg_recv(sock, 0, m, ret_fd);
 }
 
-int tc_sync_reason(int sock, int e, const char *stage, struct tc_error *err)
+int tc_sync_reason(int sock, int e, enum tc_stage stage, struct tc_error *err)
 {
 	struct tc_msg m;
 	int fd;
@@ -96,10 +96,8 @@ int tc_sync_reason(int sock, int e, const char *stage, struct tc_error *err)
 		if (fd >= 0)
 			close(fd);
 		if (m.type == TC_MSG_ERROR) {
-			m.err.stage[sizeof(m.err.stage) - 1] = '\0';
-			m.err.message[sizeof(m.err.message) - 1] = '\0';
 			if (err)
-				*err = m.err;
+				tc_error_take(err, &m.err);
 			return m.err.err ? -m.err.err : -EIO;
 		}
 	}
@@ -110,5 +108,5 @@ int tc_sync_send(int sock, const struct tc_msg *m, int fd, struct tc_error *err)
 {
 	int r = tc_msg_send(sock, m, fd);
 
-	return r < 0 ? tc_sync_reason(sock, -r, "spawn", err) : 0;
+	return r < 0 ? tc_sync_reason(sock, -r, TC_STAGE_SPAWN, err) : 0;
 }

@@ -59,20 +59,20 @@ enum tc_msg_type {
 	TC_MSG_WORKSPACE,     /* child -> parent: the workspace's layer, a tmpfs (SCM_RIGHTS) */
 };
 
-/* the stages TC_MSG_STAGES times, in order */
-enum tc_stage {
-	TC_STAGE_MAPPED,  /* the maps arrived; ids switched */
-	TC_STAGE_MOUNTED, /* pivot_root done */
-	TC_STAGE_NET,	  /* joined the network namespace the helper made */
-	TC_STAGE_FORKED,  /* the tool's process exists */
-	TC_STAGE__MAX
+/* the set-up marks TC_MSG_STAGES times, in order */
+enum tc_mark {
+	TC_MARK_MAPPED,	 /* the maps arrived; ids switched */
+	TC_MARK_MOUNTED, /* pivot_root done */
+	TC_MARK_NET,	 /* joined the network namespace the helper made */
+	TC_MARK_FORKED,	 /* the tool's process exists */
+	TC_MARK__MAX
 };
 
 struct tc_msg {
 	uint32_t type;
 	int32_t value;
-	uint64_t t[TC_STAGE__MAX]; /* TC_MSG_STAGES: CLOCK_MONOTONIC ns */
-	uint64_t cap_eff;	   /* TC_MSG_LISTENER */
+	uint64_t t[TC_MARK__MAX]; /* TC_MSG_STAGES: CLOCK_MONOTONIC ns */
+	uint64_t cap_eff;	  /* TC_MSG_LISTENER */
 	struct tc_error err;
 };
 
@@ -92,6 +92,6 @@ int tc_sync_send(int sock, const struct tc_msg *m, int fd, struct tc_error *err)
 
 /* After a failure of ours to hand the child something (the filter pipe):
  * the child's queued ERROR if there is one, else e with stage and text. */
-int tc_sync_reason(int sock, int e, const char *stage, struct tc_error *err);
+int tc_sync_reason(int sock, int e, enum tc_stage stage, struct tc_error *err);
 
 #endif

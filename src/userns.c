@@ -65,9 +65,9 @@ static int check_subids(const char *path, uint64_t base, uint64_t count, struct 
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0)
-		return tc_error_errno(err, "userns", -r, "cannot read %s", path);
+		return tc_error_errno(err, TC_STAGE_USERNS, -r, "cannot read %s", path);
 	if (tc_userns_overlaps_subids(text, base, count))
-		return tc_error_set(err, "userns", EEXIST,
+		return tc_error_set(err, TC_STAGE_USERNS, EEXIST,
 				    "the policy's uid_range %llu+%llu overlaps a range in %s; "
 				    "choose a uid_range no user owns",
 				    (unsigned long long)base, (unsigned long long)count, path);
@@ -82,17 +82,18 @@ static int pool_take(const struct tc_config *cfg, struct tc_ids *ids, struct tc_
 	int r;
 
 	if (slots == 0)
-		return tc_error_set(err, "userns", EINVAL, "the policy's uid_range is empty");
+		return tc_error_set(err, TC_STAGE_USERNS, EINVAL,
+				    "the policy's uid_range is empty");
 	r = check_subids("/etc/subuid", cfg->uid_base, cfg->uid_count, err);
 	if (r >= 0)
 		r = check_subids("/etc/subgid", cfg->uid_base, cfg->uid_count, err);
 	if (r < 0)
 		return r;
 	if (mkdir(TC_POOL_DIR, 0755) < 0 && errno != EEXIST)
-		return tc_error_errno(err, "userns", errno, "cannot create %s", TC_POOL_DIR);
+		return tc_error_errno(err, TC_STAGE_USERNS, errno, "cannot create %s", TC_POOL_DIR);
 	fd = open(TC_POOL_LOCK, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
-		return tc_error_errno(err, "userns", errno, "cannot open %s", TC_POOL_LOCK);
+		return tc_error_errno(err, TC_STAGE_USERNS, errno, "cannot open %s", TC_POOL_LOCK);
 	first = (uint32_t)getpid() % slots;
 	for (uint32_t k = 0; k < slots; k++) {
 		uint32_t slot = (first + k) % slots;
@@ -113,9 +114,10 @@ static int pool_take(const struct tc_config *cfg, struct tc_ids *ids, struct tc_
 			return 0;
 		}
 		if (errno != EAGAIN && errno != EACCES)
-			return tc_error_errno(err, "userns", errno, "cannot lock %s", TC_POOL_LOCK);
+			return tc_error_errno(err, TC_STAGE_USERNS, errno, "cannot lock %s",
+					      TC_POOL_LOCK);
 	}
-	return tc_error_set(err, "userns", EBUSY,
+	return tc_error_set(err, TC_STAGE_USERNS, EBUSY,
 			    "all %u uid pairs of the policy's uid_range are in use by running "
 			    "sandboxes; widen uid_range",
 			    slots);
@@ -150,16 +152,18 @@ int tc_userns_setup_from_parent(const struct tc_ids *ids, pid_t pid, struct tc_e
 		snprintf(path, sizeof(path), "/proc/%d/setgroups", pid);
 		r = tc_write_file(path, "deny");
 		if (r < 0)
-			return tc_error_errno(err, "userns", -r, "cannot write %s", path);
+			return tc_error_errno(err, TC_STAGE_USERNS, -r, "cannot write %s", path);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
 	r = tc_write_file(path, ids->uid_map);
 	if (r < 0)
-		return tc_error_errno(err, "userns", -r, "cannot write the sandbox's uid map");
+		return tc_error_errno(err, TC_STAGE_USERNS, -r,
+				      "cannot write the sandbox's uid map");
 	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
 	r = tc_write_file(path, ids->gid_map);
 	if (r < 0)
-		return tc_error_errno(err, "userns", -r, "cannot write the sandbox's gid map");
+		return tc_error_errno(err, TC_STAGE_USERNS, -r,
+				      "cannot write the sandbox's gid map");
 	return 0;
 }
 
@@ -170,9 +174,10 @@ int tc_userns_enter(const struct tc_ids *ids, struct tc_error *err)
 	/* The clone kept the host root uid, which the namespace does not map;
 	 * files we create must belong to namespace root (host H). */
 	if (setresgid(0, 0, 0) < 0 || setresuid(0, 0, 0) < 0)
-		return tc_error_errno(err, "userns", errno, "cannot become namespace root");
+		return tc_error_errno(err, TC_STAGE_USERNS, errno, "cannot become namespace root");
 	if (setgroups(0, NULL) < 0)
-		return tc_error_errno(err, "userns", errno, "cannot drop supplementary groups");
+		return tc_error_errno(err, TC_STAGE_USERNS, errno,
+				      "cannot drop supplementary groups");
 	return 0;
 }
 
@@ -185,7 +190,7 @@ int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err)
 
 	*ret_fd = -1;
 	if (pipe2(p, O_CLOEXEC) < 0)
-		return tc_error_errno(err, "userns", errno, "cannot create a pipe");
+		return tc_error_errno(err, TC_STAGE_USERNS, errno, "cannot create a pipe");
 	/* a raw fork into a user namespace of its own, which waits for EOF
 	 * on the pipe: the namespace lives as long as the fd we open on it */
 	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
@@ -202,7 +207,7 @@ int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err)
 	close(p[0]);
 	if (pid < 0) {
 		close(p[1]);
-		return tc_error_errno(err, "userns", errno,
+		return tc_error_errno(err, TC_STAGE_USERNS, errno,
 				      "cannot create the user namespace for idmapped binds");
 	}
 	/* the caller's ids appear as the tool's ids on the idmapped binds */
@@ -224,7 +229,7 @@ int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err)
 	close(p[1]);
 	ids->idmap_helper = pid;
 	if (r < 0)
-		return tc_error_errno(err, "userns", -r,
+		return tc_error_errno(err, TC_STAGE_USERNS, -r,
 				      "cannot map the user namespace for idmapped binds");
 	*ret_fd = TAKE_FD(fd);
 	return 0;

@@ -91,7 +91,7 @@ static int choose_rootfs(struct tc_invocation *v, struct tc_error *e)
 		return r;
 	snprintf(py, sizeof(py), "%s%s", dir, TC_PYTHON);
 	if (access(py, X_OK) < 0)
-		return tc_error_set(e, "rootfs", errno,
+		return tc_error_set(e, TC_STAGE_ROOTFS, errno,
 				    "no Python rootfs at %s (%s); build it with 'toolcell rootfs "
 				    "build%s%s' (as root) or pass --rootfs DIR where the policy "
 				    "allows it",
@@ -136,7 +136,7 @@ int tc_verb_load(struct tc_invocation *v, struct tc_error *e)
 	int r;
 
 	if (!shipped)
-		return tc_error_set(e, "main", ENOMEM, "out of memory");
+		return tc_error_set(e, TC_STAGE_MAIN, ENOMEM, "out of memory");
 	/* the administrator's toolcell.conf and policies come first */
 	if ((r = tc_site_load(v->exe_dir, TOOLCELL_SYSCONF_DIR, &v->site, e)) < 0 ||
 	    (r = tc_site_policy(&v->site, v->cli.policy_path, shipped, &v->policy_path, e)) < 0 ||
@@ -157,7 +157,7 @@ int tc_verb_load(struct tc_invocation *v, struct tc_error *e)
 	/* check reports an unmet requirement instead of stopping at it */
 	if (v->cli.verb != TC_VERB_CHECK &&
 	    tc_require_unmet(&v->cfg, v->policy_path, why, sizeof(why)))
-		return tc_error_set(e, "policy", EOPNOTSUPP, "%s", why);
+		return tc_error_set(e, TC_STAGE_POLICY, EOPNOTSUPP, "%s", why);
 	if (v->cli.verb != TC_VERB_CHECK && v->policy.warn_env_not_passed && !v->cli.quiet)
 		warn_env_not_passed(&v->cfg);
 	return 0;

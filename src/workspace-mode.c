@@ -6,7 +6,7 @@
 
 #include "workspace-mode.h"
 
-#define STAGE "workspace"
+#define STAGE TC_STAGE_WORKSPACE
 
 /* true when a names ".." as one of its components */
 static bool climbs(const char *a)

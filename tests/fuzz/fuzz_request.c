@@ -62,12 +62,12 @@ static void scan_and_utf8(const char *buf, size_t size, int validated)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tc_error err = { 0 };
-	int r = tc_json_validate((const char *)data, size, FUZZ_MAX_BYTES, "request", &err);
+	int r = tc_json_validate((const char *)data, size, FUZZ_MAX_BYTES, TC_STAGE_REQUEST, &err);
 
 	if (r != 0 && r != -EINVAL && r != -E2BIG && r != -ENOMEM)
 		abort();
 	if (r < 0) {
-		if (!err.message[0] || strcmp(err.stage, "request") != 0)
+		if (!err.message[0] || err.stage != TC_STAGE_REQUEST)
 			abort();
 		if (strncmp(err.message, "request: ", 9) != 0)
 			abort();
@@ -92,14 +92,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		static const char *const keys[] = { "id", "op", "code", "timeout_s", "nonce" };
 		char *m[5];
-		int rm = tc_json_members((const char *)data, size, FUZZ_MAX_BYTES, "request", keys,
-					 5, m, &err);
+		int rm = tc_json_members((const char *)data, size, FUZZ_MAX_BYTES, TC_STAGE_REQUEST,
+					 keys, 5, m, &err);
 
 		if (rm == 0 && r != 0)
 			abort(); /* members accepted what validation refused */
 		for (size_t i = 0; rm == 0 && i < 5; i++) {
-			if (m[i] && tc_json_validate(m[i], strlen(m[i]), FUZZ_MAX_BYTES, "member",
-						     &err) != 0)
+			if (m[i] && tc_json_validate(m[i], strlen(m[i]), FUZZ_MAX_BYTES,
+						     TC_STAGE_REQUEST, &err) != 0)
 				abort();
 			free(m[i]);
 		}
@@ -117,7 +117,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (rs < 0 && !err.message[0])
 			abort();
-		if (req.id && tc_json_validate(req.id, strlen(req.id), FUZZ_MAX_BYTES, "id", &err))
+		if (req.id && tc_json_validate(req.id, strlen(req.id), FUZZ_MAX_BYTES,
+					       TC_STAGE_REQUEST, &err))
 			abort();
 		tc_session_request_release(&req);
 	}

@@ -28,7 +28,7 @@ static void check_envelope(const char *text, bool ok, const char *raw)
 	len = strlen(text);
 	if (len < 2 || text[len - 1] != '\n')
 		abort();
-	if (tc_json_validate(text, len, SIZE_MAX, "envelope", NULL) != 0)
+	if (tc_json_validate(text, len, SIZE_MAX, TC_STAGE_RESPONSE, NULL) != 0)
 		abort();
 	env = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 1);
 	if (!env)

@@ -26,7 +26,8 @@ static void check_accepted(const struct tc_serve_request *r, uint64_t ceiling)
 
 	if (r->limit_ms == 0 || r->limit_ms > ceiling)
 		abort();
-	if (r->id && tc_json_validate(r->id, strlen(r->id), FUZZ_MAX_BYTES, "id", &err) != 0)
+	if (r->id &&
+	    tc_json_validate(r->id, strlen(r->id), FUZZ_MAX_BYTES, TC_STAGE_REQUEST, &err) != 0)
 		abort();
 	if (r->kind == TC_SERVE_STATS)
 		return;
@@ -37,7 +38,8 @@ static void check_accepted(const struct tc_serve_request *r, uint64_t ceiling)
 	if (r->argc > TC_SERVE_ARGV_MAX || (r->input && r->input_len > FUZZ_REQUEST_MAX))
 		abort();
 	if (r->kind == TC_SERVE_CALL &&
-	    (!r->input || tc_json_validate(r->input, r->input_len, FUZZ_MAX_BYTES, "args", &err)))
+	    (!r->input ||
+	     tc_json_validate(r->input, r->input_len, FUZZ_MAX_BYTES, TC_STAGE_REQUEST, &err)))
 		abort();
 }
 

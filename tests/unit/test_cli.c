@@ -29,7 +29,7 @@ static void expect_err(int r, const struct tc_cli *cli, const struct tc_error *e
 		       const char *message)
 {
 	assert_int_equal(r, -EINVAL);
-	assert_string_equal(err->stage, "cli");
+	assert_int_equal(err->stage, TC_STAGE_CLI);
 	assert_string_equal(err->message, message);
 	assert_int_equal(cli->n_owned, 0); /* nothing left to free on failure */
 }

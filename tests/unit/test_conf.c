@@ -28,7 +28,7 @@ static int parse(const char *text, struct tc_conf *c, struct tc_error *e)
 		struct tc_error e_;                                                                \
 		assert_int_equal(parse((text), &c_, &e_), -EINVAL);                                \
 		assert_string_equal(e_.message, (msg));                                            \
-		assert_string_equal(e_.stage, "config");                                           \
+		assert_int_equal(e_.stage, TC_STAGE_CONFIG);                                       \
 	} while (0)
 
 static void test_defaults_and_every_key(void **state)

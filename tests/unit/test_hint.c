@@ -61,7 +61,7 @@ static void test_masked_proc(void **state)
 
 	(void)state;
 	snprintf(f.proc_overmount_example, sizeof(f.proc_overmount_example), "/proc/kcore");
-	assert_true(tc_hint_for("proc", EPERM, &f, hint, sizeof(hint)));
+	assert_true(tc_hint_for(TC_STAGE_PROC, EPERM, &f, hint, sizeof(hint)));
 	assert_string_equal(hint,
 			    " (this host's /proc has 5 file systems mounted over parts of it, such "
 			    "as /proc/kcore, the way Docker and Kubernetes mask it, and the kernel "
@@ -70,22 +70,23 @@ static void test_masked_proc(void **state)
 			    "systempaths=unconfined, or Kubernetes securityContext.procMount: "
 			    "Unmasked with hostUsers: false)");
 	f.proc_overmounts = 1;
-	assert_true(tc_hint_for("proc", EPERM, &f, hint, sizeof(hint)));
+	assert_true(tc_hint_for(TC_STAGE_PROC, EPERM, &f, hint, sizeof(hint)));
 	assert_non_null(strstr(hint, "has 1 file system mounted over"));
 	/* a proc mount refused on an unmasked /proc: no cause to name */
 	f.proc_overmounts = 0;
-	assert_false(tc_hint_for("proc", EPERM, &f, hint, sizeof(hint)));
+	assert_false(tc_hint_for(TC_STAGE_PROC, EPERM, &f, hint, sizeof(hint)));
 	assert_string_equal(hint, "");
 	/* another errno, another stage: not this cause */
 	f.proc_overmounts = 5;
-	assert_false(tc_hint_for("proc", ENOMEM, &f, hint, sizeof(hint)));
-	assert_false(tc_hint_for("mount", EPERM, &f, hint, sizeof(hint)));
+	assert_false(tc_hint_for(TC_STAGE_PROC, ENOMEM, &f, hint, sizeof(hint)));
+	assert_false(tc_hint_for(TC_STAGE_MOUNT, EPERM, &f, hint, sizeof(hint)));
 }
 
 static void test_apparmor(void **state)
 {
 	struct tc_host_facts f = { .apparmor_restrict_userns = 1 };
-	const char *stages[] = { "clone", "userns", "mount", "proc", "net", "caps" };
+	const enum tc_stage stages[] = { TC_STAGE_CLONE, TC_STAGE_USERNS, TC_STAGE_MOUNT,
+					 TC_STAGE_PROC,	 TC_STAGE_NET,	  TC_STAGE_CAPS };
 	char hint[512];
 
 	(void)state;
@@ -100,21 +101,21 @@ static void test_apparmor(void **state)
 	}
 	/* EACCES is a file's permissions; cli, policy and spawn stages are not
 	 * namespace work; root is spared by the restriction */
-	assert_false(tc_hint_for("mount", EACCES, &f, hint, sizeof(hint)));
-	assert_false(tc_hint_for("policy", EPERM, &f, hint, sizeof(hint)));
-	assert_false(tc_hint_for("spawn", EPERM, &f, hint, sizeof(hint)));
+	assert_false(tc_hint_for(TC_STAGE_MOUNT, EACCES, &f, hint, sizeof(hint)));
+	assert_false(tc_hint_for(TC_STAGE_POLICY, EPERM, &f, hint, sizeof(hint)));
+	assert_false(tc_hint_for(TC_STAGE_SPAWN, EPERM, &f, hint, sizeof(hint)));
 	f.privileged = true;
-	assert_false(tc_hint_for("mount", EPERM, &f, hint, sizeof(hint)));
+	assert_false(tc_hint_for(TC_STAGE_MOUNT, EPERM, &f, hint, sizeof(hint)));
 	/* the sysctl off or absent */
-	assert_false(tc_hint_for("mount", EPERM, &plain, hint, sizeof(hint)));
+	assert_false(tc_hint_for(TC_STAGE_MOUNT, EPERM, &plain, hint, sizeof(hint)));
 	f = (struct tc_host_facts){ .apparmor_restrict_userns = -1 };
-	assert_false(tc_hint_for("mount", EPERM, &f, hint, sizeof(hint)));
+	assert_false(tc_hint_for(TC_STAGE_MOUNT, EPERM, &f, hint, sizeof(hint)));
 }
 
 static void test_apply(void **state)
 {
 	struct tc_host_facts f = { .apparmor_restrict_userns = 1 };
-	struct tc_error e = { .stage = "mount", .err = EPERM };
+	struct tc_error e = { .stage = TC_STAGE_MOUNT, .err = EPERM };
 
 	(void)state;
 	snprintf(e.message, sizeof(e.message),
@@ -128,7 +129,7 @@ static void test_apply(void **state)
 			    "as root, give it an AppArmor profile that allows userns, or set the "
 			    "sysctl to 0)");
 	/* clone's own message names the sysctl already: nothing added */
-	e = (struct tc_error){ .stage = "clone", .err = EPERM };
+	e = (struct tc_error){ .stage = TC_STAGE_CLONE, .err = EPERM };
 	snprintf(e.message, sizeof(e.message),
 		 "cannot create: x (check "
 		 "kernel.apparmor_restrict_unprivileged_userns)");
@@ -136,7 +137,7 @@ static void test_apply(void **state)
 	assert_string_equal(e.message, "cannot create: x (check "
 				       "kernel.apparmor_restrict_unprivileged_userns)");
 	/* a full message stays whole and terminated */
-	e = (struct tc_error){ .stage = "mount", .err = EPERM };
+	e = (struct tc_error){ .stage = TC_STAGE_MOUNT, .err = EPERM };
 	memset(e.message, 'x', sizeof(e.message) - 1);
 	e.message[sizeof(e.message) - 1] = '\0';
 	tc_hint_apply(&e, &f);

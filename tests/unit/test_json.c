@@ -253,13 +253,15 @@ static void test_validate_messages(void **state)
 {
 	struct tc_error e;
 
-	assert_int_equal(tc_json_validate("[1,]", 4, 100, "answer", &e), -EINVAL);
+	assert_int_equal(tc_json_validate("[1,]", 4, 100, TC_STAGE_ANSWER, &e), -EINVAL);
 	assert_string_equal(e.message, "answer: not valid JSON near byte 3");
-	assert_string_equal(e.stage, "answer");
-	assert_int_equal(tc_json_validate("{\"k\":1,\"k\":1}", 13, 100, NULL, &e), -EINVAL);
-	assert_string_equal(e.message, "input: duplicate key \"k\" in an object");
-	assert_int_equal(tc_json_validate("[1]", 3, 2, "x", &e), -E2BIG);
-	assert_string_equal(e.message, "x: 3 bytes is larger than the 2-byte limit");
+	assert_int_equal(e.stage, TC_STAGE_ANSWER);
+	assert_int_equal(tc_json_validate("{\"k\":1,\"k\":1}", 13, 100, TC_STAGE_REQUEST, &e),
+			 -EINVAL);
+	assert_string_equal(e.message, "request: duplicate key \"k\" in an object");
+	assert_int_equal(tc_json_validate("[1]", 3, 2, TC_STAGE_RESPONSE, &e), -E2BIG);
+	assert_string_equal(e.message, "response: 3 bytes is larger than the 2-byte limit");
+	assert_int_equal(e.stage, TC_STAGE_RESPONSE);
 }
 
 static void test_add_and_print(void **state)

@@ -61,7 +61,7 @@ static void test_exit(void **state)
 	/* execve failed: the tool's error is the record's */
 	seen.tool_status = exit_status(127);
 	seen.exec_errno = ENOENT;
-	tc_error_set(&seen.tool_err, "exec", ENOENT, "cannot run nope in the sandbox");
+	tc_error_set(&seen.tool_err, TC_STAGE_EXEC, ENOENT, "cannot run nope in the sandbox");
 	o = classify(&seen);
 	assert_int_equal(o.status, TC_STATUS_EXIT_NONZERO);
 	assert_int_equal(o.exit_code, 127);
@@ -206,13 +206,13 @@ static void test_setup_and_init(void **state)
 	struct tc_outcome o;
 
 	(void)state;
-	tc_error_set(&seen.setup_err, "mount", EPERM, "cannot mount /proc");
+	tc_error_set(&seen.setup_err, TC_STAGE_MOUNT, EPERM, "cannot mount /proc");
 	seen.reason = TC_KILL_SETUP;
 	seen.tool_status_known = false;
 	o = classify(&seen);
 	assert_int_equal(o.status, TC_STATUS_SANDBOX_ERROR);
 	assert_false(o.exited || o.signaled);
-	assert_string_equal(o.err.stage, "mount");
+	assert_int_equal(o.err.stage, TC_STAGE_MOUNT);
 	assert_int_equal(o.err.err, EPERM);
 	/* no kill of ours, no tool status, a set-up error: the same */
 	seen.reason = TC_KILL_NONE;
@@ -226,7 +226,7 @@ static void test_setup_and_init(void **state)
 	assert_int_equal(o.status, TC_STATUS_SIGNALED);
 	assert_true(o.status_inferred);
 	assert_int_equal(o.signal, SIGXFSZ);
-	assert_string_equal(o.err.stage, "init");
+	assert_int_equal(o.err.stage, TC_STAGE_INIT);
 	seen.init_signal = 0;
 	o = classify(&seen);
 	assert_int_equal(o.signal, SIGKILL);

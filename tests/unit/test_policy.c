@@ -47,7 +47,7 @@ static void refused_len(const char *json, size_t len, const char *want)
 
 	if (r != -EINVAL || !strstr(e.message, want))
 		fail_msg("%.200s\n  got %d: %s\n  want -EINVAL: %s", json, r, e.message, want);
-	assert_string_equal(e.stage, "policy");
+	assert_int_equal(e.stage, TC_STAGE_POLICY);
 	assert_int_equal(e.err, EINVAL);
 	assert_true(tc_startswith(e.message, ORIGIN ": "));
 	assert_null(p.origin); /* nothing left behind on failure */
@@ -113,7 +113,7 @@ static void refused_exact(const char *json, const char *want)
 
 	assert_int_equal(tc_policy_parse(json, strlen(json), ORIGIN, &p, &e), -EINVAL);
 	assert_string_equal(e.message, want);
-	assert_string_equal(e.stage, "policy");
+	assert_int_equal(e.stage, TC_STAGE_POLICY);
 	assert_null(p.origin);
 }
 
@@ -708,7 +708,7 @@ static void test_load_errors(void **state)
 	assert_string_equal(
 		e.message,
 		"cannot read policy file /nonexistent/policy.json: No such file or directory");
-	assert_string_equal(e.stage, "policy");
+	assert_int_equal(e.stage, TC_STAGE_POLICY);
 	assert_int_equal(tc_policy_load("/tmp", &p, &e), -EISDIR);
 	assert_int_equal(tc_policy_load("/dev/null", &p, &e), -EINVAL);
 	assert_string_equal(e.message, "/dev/null: not a regular file (a FIFO, socket or device "
@@ -882,7 +882,7 @@ static void apply_refused(const struct tc_policy *p, const struct tc_overrides *
 
 	if (r != want_r || strcmp(e.message, want))
 		fail_msg("got %d: %s\nwant %d: %s", r, e.message, want_r, want);
-	assert_string_equal(e.stage, "policy");
+	assert_int_equal(e.stage, TC_STAGE_POLICY);
 	assert_null(c.hostname); /* released on failure */
 	assert_int_equal(c.n_env + c.n_binds, 0);
 }

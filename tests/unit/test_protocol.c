@@ -26,7 +26,7 @@
 static int validate(const char *buf, size_t len, size_t max, struct tc_error *err)
 {
 	tc_error_clear(err);
-	return tc_json_validate(buf, len, max, "request", err);
+	return tc_json_validate(buf, len, max, TC_STAGE_REQUEST, err);
 }
 
 static void check_good_n(const char *buf, size_t len)
@@ -44,7 +44,7 @@ static void check_bad_n(const char *buf, size_t len, size_t max, int rc, const c
 
 	assert_int_equal(validate(buf, len, max, &err), rc);
 	assert_string_equal(err.message, msg);
-	assert_string_equal(err.stage, "request");
+	assert_int_equal(err.stage, TC_STAGE_REQUEST);
 }
 
 #define GOOD(lit)     check_good_n(lit, sizeof(lit) - 1)
@@ -340,12 +340,12 @@ static void test_what_prefix_and_stage(void **state)
 {
 	struct tc_error err;
 
-	assert_int_equal(tc_json_validate("[1,]", 4, 100, "response", &err), -EINVAL);
+	assert_int_equal(tc_json_validate("[1,]", 4, 100, TC_STAGE_RESPONSE, &err), -EINVAL);
 	assert_string_equal(err.message, "response: not valid JSON near byte 3");
-	assert_string_equal(err.stage, "response");
+	assert_int_equal(err.stage, TC_STAGE_RESPONSE);
 	assert_int_equal(err.err, 0);
-	assert_int_equal(tc_json_validate("[1]", 3, 100, "response", NULL), 0);
-	assert_int_equal(tc_json_validate("[1,]", 4, 100, "response", NULL), -EINVAL);
+	assert_int_equal(tc_json_validate("[1]", 3, 100, TC_STAGE_RESPONSE, NULL), 0);
+	assert_int_equal(tc_json_validate("[1,]", 4, 100, TC_STAGE_RESPONSE, NULL), -EINVAL);
 }
 
 /* ---- tc_response_parse ---- */
@@ -388,7 +388,7 @@ static void parse_bad_n(const char *out, size_t len, size_t max, int rc, const c
 	memset(&r, 0x5a, sizeof(r));
 	assert_int_equal(tc_response_parse(out, len, max, &r, &err), rc);
 	assert_string_equal(err.message, msg);
-	assert_string_equal(err.stage, "response");
+	assert_int_equal(err.stage, TC_STAGE_RESPONSE);
 	assert_false(r.ok);
 	assert_null(r.data);
 	assert_null(r.err_type);
@@ -556,7 +556,7 @@ static cJSON *envelope_parse(const char *text, bool ok)
 	assert_true(len > 1);
 	assert_int_equal(text[len - 1], '\n');
 	/* our own strict validator accepts it too: one value, no duplicates */
-	assert_int_equal(tc_json_validate(text, len, len, "envelope", NULL), 0);
+	assert_int_equal(tc_json_validate(text, len, len, TC_STAGE_RESPONSE, NULL), 0);
 	env = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 1);
 	assert_non_null(env);
 	assert_int_equal(cJSON_GetArraySize(env), 3);

@@ -99,7 +99,7 @@ static cJSON *record(const struct tc_outcome *o, char **ret_text)
 	assert_non_null(text);
 	len = strlen(text);
 	assert_int_equal(text[len - 1], '\n');
-	assert_int_equal(tc_json_validate(text, len, len, "record", NULL), 0);
+	assert_int_equal(tc_json_validate(text, len, len, TC_STAGE_RESPONSE, NULL), 0);
 	r = cJSON_ParseWithLengthOpts(text, len + 1, NULL, 1);
 	assert_non_null(r);
 	for (i = 0; i < TC_ARRAY_SIZE(record_keys); i++)
@@ -352,7 +352,7 @@ static void test_error_record(void **state)
 	cJSON *r, *e;
 
 	tc_outcome_init(&o);
-	tc_error_errno(&o.err, "userns", EPERM, "cannot create user namespace");
+	tc_error_errno(&o.err, TC_STAGE_USERNS, EPERM, "cannot create user namespace");
 	r = record(&o, NULL);
 	assert_string_equal(str(r, "status"), "sandbox_error");
 	e = (cJSON *)get(r, "error");
@@ -365,7 +365,7 @@ static void test_error_record(void **state)
 	cJSON_Delete(r);
 
 	/* no errno applies: both null */
-	tc_error_set(&o.err, "request", 0, "request: nesting deeper than 64 levels");
+	tc_error_set(&o.err, TC_STAGE_REQUEST, 0, "request: nesting deeper than 64 levels");
 	o.status = TC_STATUS_REJECTED;
 	r = record(&o, NULL);
 	assert_string_equal(str(r, "status"), "rejected");
@@ -509,7 +509,7 @@ static void test_error_message_sanitized(void **state)
 	char *text;
 
 	tc_outcome_init(&o);
-	tc_error_set(&o.err, "response", 0,
+	tc_error_set(&o.err, TC_STAGE_RESPONSE, 0,
 		     "bad \xff\xfe tail \xed\xa0\x80 ok \xc3\xa9 \x01 \xe2\x82");
 	r = record(&o, &text);
 	assert_string_equal(

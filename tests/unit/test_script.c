@@ -89,7 +89,7 @@ static void test_show(void **state)
 	free(inside);
 	/* a path toolcell may not bind */
 	assert_null(tc_script_show(&cfg, "/usr/lib/python3/x.py", false, &bind, dir, &e));
-	assert_string_equal(e.stage, "request");
+	assert_int_equal(e.stage, TC_STAGE_REQUEST);
 	assert_int_equal(e.err, EINVAL);
 	assert_non_null(strstr(e.message, "cannot show /usr/lib/python3/x.py inside the sandbox"));
 }

@@ -1,5 +1,6 @@
 /* Unit tests for the words of a run's end: the envelope's error types, the
  * limit sentences, whose fault a refusal was, and the explaining line. */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "status.h"
+#include "util.h"
 
 static void test_error_types(void **state)
 {
@@ -41,23 +43,85 @@ static void test_limit_words(void **state)
 	assert_null(tc_status_limit_words(TC_STATUS_SANDBOX_ERROR));
 }
 
+/* Every stage with the name the record writes and whose fault it is,
+ * written out here apart from error.c's and status.c's tables: a changed row
+ * in either fails this test. */
+static const struct {
+	enum tc_stage stage;
+	const char *name;
+	enum tc_fault fault;
+} every_stage[] = {
+	{ TC_STAGE_NONE, "", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_CLI, "cli", TC_FAULT_CALLER },
+	{ TC_STAGE_POLICY, "policy", TC_FAULT_CALLER },
+	{ TC_STAGE_REQUEST, "request", TC_FAULT_CALLER },
+	{ TC_STAGE_CONFIG, "config", TC_FAULT_SITE },
+	{ TC_STAGE_MAIN, "main", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_AUDIT, "audit", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_ROOTFS, "rootfs", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_WORKSPACE, "workspace", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_CGROUP, "cgroup", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_KLIMITS, "klimits", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_SPAWN, "spawn", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_CLONE, "clone", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_SUPERVISE, "supervise", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_RESPONSE, "response", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_SERVE, "serve", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_ANSWER, "answer", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_USERNS, "userns", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_MOUNT, "mount", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_PROC, "proc", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_NET, "net", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_UTS, "uts", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_KEYRING, "keyring", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_CAPS, "caps", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_LANDLOCK, "landlock", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_SECCOMP, "seccomp", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_RLIMIT, "rlimit", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_EXEC, "exec", TC_FAULT_TOOLCELL },
+	{ TC_STAGE_INIT, "init", TC_FAULT_TOOLCELL },
+};
+
 static void test_fault(void **state)
 {
 	struct tc_error e = { 0 };
 
 	(void)state;
-	strcpy(e.stage, "cli");
-	assert_int_equal(tc_error_fault(&e), TC_FAULT_CALLER);
-	strcpy(e.stage, "policy");
-	assert_int_equal(tc_error_fault(&e), TC_FAULT_CALLER);
-	strcpy(e.stage, "request");
-	assert_int_equal(tc_error_fault(&e), TC_FAULT_CALLER);
-	strcpy(e.stage, "config");
-	assert_int_equal(tc_error_fault(&e), TC_FAULT_SITE);
-	strcpy(e.stage, "mount");
+	/* every stage once, in the enum's order */
+	assert_int_equal(TC_ARRAY_SIZE(every_stage), TC_STAGE__MAX);
+	for (size_t i = 0; i < TC_ARRAY_SIZE(every_stage); i++) {
+		assert_int_equal(every_stage[i].stage, i);
+		e.stage = every_stage[i].stage;
+		assert_string_equal(tc_stage_name(e.stage), every_stage[i].name);
+		assert_int_equal(tc_error_fault(&e), every_stage[i].fault);
+	}
+	/* a value from outside the enum (a child's bytes) is toolcell's fault */
+	e.stage = TC_STAGE__MAX;
 	assert_int_equal(tc_error_fault(&e), TC_FAULT_TOOLCELL);
-	strcpy(e.stage, "clip"); /* a prefix match is no match */
+	assert_string_equal(tc_stage_name(e.stage), "spawn");
+	e.stage = (enum tc_stage) - 1;
 	assert_int_equal(tc_error_fault(&e), TC_FAULT_TOOLCELL);
+	/* what a set error carries */
+	assert_int_equal(tc_error_set(&e, TC_STAGE_POLICY, EINVAL, "x"), -EINVAL);
+	assert_int_equal(tc_error_fault(&e), TC_FAULT_CALLER);
+}
+
+/* An error another process sent is held to the struct's terms. */
+static void test_error_take(void **state)
+{
+	struct tc_error in, out;
+
+	(void)state;
+	memset(&in, 'x', sizeof(in));
+	in.stage = (enum tc_stage)1000;
+	in.err = EPERM;
+	tc_error_take(&out, &in);
+	assert_int_equal(out.stage, TC_STAGE_SPAWN);
+	assert_int_equal(out.err, EPERM);
+	assert_int_equal(strlen(out.message), sizeof(out.message) - 1);
+	in.stage = TC_STAGE_MOUNT;
+	tc_error_take(&out, &in);
+	assert_int_equal(out.stage, TC_STAGE_MOUNT);
 }
 
 static void test_explain(void **state)
@@ -110,9 +174,8 @@ static void test_explain(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_error_types),
-		cmocka_unit_test(test_limit_words),
-		cmocka_unit_test(test_fault),
+		cmocka_unit_test(test_error_types), cmocka_unit_test(test_limit_words),
+		cmocka_unit_test(test_fault),	    cmocka_unit_test(test_error_take),
 		cmocka_unit_test(test_explain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

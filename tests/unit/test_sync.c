@@ -84,11 +84,11 @@ static void test_send_reads_the_childs_error(void **state)
 	pair(sv);
 	/* what came before the error (an fd too) is passed over */
 	assert_int_equal(tc_msg_send(sv[1], &ws, STDIN_FILENO), 0);
-	tc_error_errno(&e.err, "mount", EACCES, "cannot mount the workspace");
+	tc_error_errno(&e.err, TC_STAGE_MOUNT, EACCES, "cannot mount the workspace");
 	assert_int_equal(tc_msg_send(sv[1], &e, -1), 0);
 	close(sv[1]);
 	assert_int_equal(tc_sync_send(sv[0], &maps, -1, &err), -EACCES);
-	assert_string_equal(err.stage, "mount");
+	assert_int_equal(err.stage, TC_STAGE_MOUNT);
 	assert_int_equal(err.err, EACCES);
 	assert_string_equal(err.message, "cannot mount the workspace: Permission denied");
 	close(sv[0]);
@@ -108,12 +108,12 @@ static void test_error_behind_a_reset(void **state)
 	(void)state;
 	pair(sv);
 	assert_int_equal(tc_msg_send(sv[0], &net, -1), 0); /* the child never reads it */
-	tc_error_errno(&e.err, "proc", EPERM, "cannot mount /proc");
+	tc_error_errno(&e.err, TC_STAGE_PROC, EPERM, "cannot mount /proc");
 	assert_int_equal(tc_msg_send(sv[1], &e, -1), 0);
 	close(sv[1]);
 	assert_int_equal(tc_msg_recv(sv[0], &got, &fd), 0);
 	assert_int_equal(got.type, TC_MSG_ERROR);
-	assert_string_equal(got.err.stage, "proc");
+	assert_int_equal(got.err.stage, TC_STAGE_PROC);
 	assert_int_equal(fd, -1);
 	assert_int_equal(tc_msg_recv(sv[0], &got, &fd), -EPIPE);
 	close(sv[0]);
@@ -130,11 +130,11 @@ static void test_send_without_error(void **state)
 	pair(sv);
 	close(sv[1]);
 	assert_int_equal(tc_sync_send(sv[0], &maps, -1, &err), -EPIPE);
-	assert_string_equal(err.stage, "spawn");
+	assert_int_equal(err.stage, TC_STAGE_SPAWN);
 	assert_string_equal(err.message, "the sandbox died while starting: Broken pipe");
 	/* the filter pipe's failure names its own stage */
-	assert_int_equal(tc_sync_reason(sv[0], EPIPE, "seccomp", &err), -EPIPE);
-	assert_string_equal(err.stage, "seccomp");
+	assert_int_equal(tc_sync_reason(sv[0], EPIPE, TC_STAGE_SECCOMP, &err), -EPIPE);
+	assert_int_equal(err.stage, TC_STAGE_SECCOMP);
 	close(sv[0]);
 }
 

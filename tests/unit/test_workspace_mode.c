@@ -46,7 +46,7 @@ static void test_programs(void **state)
 	assert_int_equal(check(&cfg, &e, 2, "git", "status"), 0);
 	assert_int_equal(check(&cfg, &e, 3, "python3", "-c", "print(1)"), 0);
 	assert_int_equal(check(&cfg, &e, 1, "rm"), -EPERM);
-	assert_string_equal(e.stage, "workspace");
+	assert_int_equal(e.stage, TC_STAGE_WORKSPACE);
 	assert_string_equal(e.message, "'rm' is not one of the programs ws.json allows (python3, "
 				       "git, ls)");
 	assert_int_equal(check(&cfg, &e, 1, "/usr/bin/git"), -EINVAL);
