@@ -15,12 +15,14 @@
 /* Built once per verb into a static buffer (toolcell is single-threaded):
  * the limit options come from tc_limit_info[], so help cannot disagree
  * with the parser or the table. */
-#define HELP_MAX 16384
-#define HELP_COL 26 /* where option descriptions start */
+#define HELP_MAX   16384
+#define HELP_COL   26 /* where option descriptions start */
+#define HELP_WIDTH 79 /* the widest line a filled text makes */
+#define CMD_COL	   16 /* where the overview's command summaries start */
 
 struct help_buf {
 	char *buf;
-	size_t len;
+	size_t len, cap;
 };
 
 static void hb_printf(struct help_buf *b, const char *fmt, ...)
@@ -31,22 +33,22 @@ static void hb_printf(struct help_buf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (b->len >= HELP_MAX - 1)
+	if (b->len >= b->cap - 1)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(b->buf + b->len, HELP_MAX - b->len, fmt, ap);
+	n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		b->len = b->len + (size_t)n < HELP_MAX - 1 ? b->len + (size_t)n : HELP_MAX - 1;
+		b->len = b->len + (size_t)n < b->cap - 1 ? b->len + (size_t)n : b->cap - 1;
 }
 
-/* "  LEFT      first line of desc", further lines at HELP_COL. */
-static void hb_opt(struct help_buf *b, const char *left, const char *desc)
+/* "  LEFT      first line of desc", further lines at column col. */
+static void hb_col(struct help_buf *b, const char *left, const char *desc, int col)
 {
 	const char *line = desc, *nl;
 	int width = (int)strlen(left) + 2;
 
-	if (width > HELP_COL - 1) {
+	if (width > col - 1) {
 		hb_printf(b, "  %s\n", left);
 		width = 0;
 	} else {
@@ -54,11 +56,58 @@ static void hb_opt(struct help_buf *b, const char *left, const char *desc)
 	}
 	do {
 		nl = strchr(line, '\n');
-		hb_printf(b, "%*s%.*s\n", HELP_COL - width, "",
+		hb_printf(b, "%*s%.*s\n", col - width, "",
 			  nl ? (int)(nl - line) : (int)strlen(line), line);
 		width = 0;
 		line = nl + 1;
 	} while (nl);
+}
+
+static void hb_opt(struct help_buf *b, const char *left, const char *desc)
+{
+	hb_col(b, left, desc, HELP_COL);
+}
+
+/* prefix, then text filled to HELP_WIDTH columns, further lines indented
+ * by indent; a bracketed part ("[--pool N]") is never split. */
+static void hb_wrap(struct help_buf *b, const char *prefix, int indent, const char *text)
+{
+	int col = (int)strlen(prefix), depth = 0;
+	const char *s = text, *e;
+
+	hb_printf(b, "%s", prefix);
+	while (*s) {
+		for (e = s; *e && (*e != ' ' || depth > 0); e++)
+			depth += *e == '[' ? 1 : *e == ']' ? -1 : 0;
+		if (s != text && col + 1 + (int)(e - s) > HELP_WIDTH) {
+			hb_printf(b, "\n%*s", indent, "");
+			col = indent;
+		} else if (s != text) {
+			hb_printf(b, " ");
+			col++;
+		}
+		hb_printf(b, "%.*s", (int)(e - s), s);
+		col += (int)(e - s);
+		s = *e ? e + 1 : e;
+	}
+	hb_printf(b, "\n");
+}
+
+/* verb's synopsis lines: the first after first, the others after other
+ * ("Usage: toolcell ", "       toolcell "). */
+static void help_usage(struct help_buf *b, enum tc_verb verb, const char *first, const char *other)
+{
+	const char *name = tc_cli_verb_name(verb);
+	char line[256];
+
+	for (unsigned l = 0; tc_cli_usage_line(verb, l, line, sizeof(line)); l++) {
+		const char *prefix = l ? other : first;
+		int indent = (int)strlen(prefix);
+
+		if (tc_startswith(line, name))
+			indent += (int)strlen(name) + 1;
+		hb_wrap(b, prefix, indent, line);
+	}
 }
 
 static const char help_values[] =
@@ -212,50 +261,77 @@ static void help_env(struct help_buf *b, enum tc_verb verb)
 	hb_printf(b, "\n");
 }
 
+/* "NAME also takes --a, --b; " (more) or "NAME takes no --c; ": the
+ * options row's command has and run has not, or run has and it has not */
+static void help_differ(struct help_buf *t, const struct tc_cli_verb *row, bool more)
+{
+	const char *sep = more ? " also takes " : " takes no ";
+	bool any = false;
+
+	for (size_t o = 0; o < tc_cli_n_opts; o++) {
+		bool in_verb = tc_cli_opts[o].verbs & VB(row->verb);
+		bool in_run = tc_cli_opts[o].verbs & VB(TC_VERB_RUN);
+
+		if (in_verb == in_run || in_verb != more)
+			continue;
+		hb_printf(t, "%s%s%s", any ? "" : row->name, any ? ", " : sep, tc_cli_opts[o].name);
+		any = true;
+	}
+	if (any)
+		hb_printf(t, "; ");
+}
+
+/* "run, python, call and session take these options (python also takes
+ * --script-dir; session takes no --result, --result-fd; ...)", from the
+ * option table's verb masks: the overview lists run's options. */
+static void help_sandbox_intro(struct help_buf *b)
+{
+	char text[1024] = "";
+	struct help_buf t = { text, 0, sizeof(text) };
+	size_t k = 0, all = 0;
+
+	for (size_t i = 0; i < tc_cli_n_verbs; i++)
+		all += (VB_SANDBOX & VB(tc_cli_verbs[i].verb)) != 0;
+	for (size_t i = 0; i < tc_cli_n_verbs; i++)
+		if (VB_SANDBOX & VB(tc_cli_verbs[i].verb))
+			hb_printf(&t, "%s%s",
+				  !k++	     ? ""
+				  : k == all ? " and "
+					     : ", ",
+				  tc_cli_verbs[i].name);
+	hb_printf(&t, " take these options (");
+	for (size_t i = 0; i < tc_cli_n_verbs; i++) {
+		if (!(VB_SANDBOX & VB(tc_cli_verbs[i].verb)) || tc_cli_verbs[i].verb == TC_VERB_RUN)
+			continue;
+		help_differ(&t, &tc_cli_verbs[i], true);
+		help_differ(&t, &tc_cli_verbs[i], false);
+	}
+	hb_printf(&t, "see 'toolcell help COMMAND'):");
+	hb_wrap(b, "", 0, text);
+}
+
 static void help_overview(struct help_buf *b)
 {
 	hb_printf(b, "toolcell: run untrusted code in a sandbox with no network, no view of\n"
 		     "the host, and hard limits on memory, CPU, processes, time and output.\n"
 		     "\n"
-		     "Usage:\n"
-		     "  toolcell run    [OPTIONS] [--] PROGRAM [ARGS...]\n"
-		     "  toolcell python [OPTIONS] [--] [PYTHON3-ARGS...]\n"
-		     "  toolcell call   [OPTIONS] [--] TOOL.py  < request.json\n"
-		     "  toolcell session [OPTIONS]  < requests.jsonl\n"
-		     "  toolcell check  [--policy FILE] [--cgroup-parent DIR]\n"
-		     "  toolcell policy check FILE\n"
-		     "  toolcell rootfs build [--name NAME] [--with PKG,...] [--dest DIR]\n"
-		     "  toolcell version            (also: toolcell --version)\n"
-		     "  toolcell help [COMMAND]     (also: --help, -h, COMMAND --help)\n"
-		     "\n"
-		     "Commands:\n"
-		     "  run           run PROGRAM in the sandbox, relaying its stdio\n"
-		     "  python        a drop-in for python3: same command line, output and\n"
-		     "                exit codes, inside the sandbox\n"
-		     "  call          one JSON request on stdin, one JSON envelope on stdout\n"
-		     "  session       one long-lived sandbox with Python state; JSON lines\n"
-		     "                in, JSON lines out\n"
-		     "  check         what isolation this host can give; exit 0 if the\n"
-		     "                policy can run here, 125 if not\n"
-		     "  policy check  validate a policy file, print the effective policy as\n"
-		     "                JSON\n"
-		     "  rootfs build  build or update a rootfs from this host's Debian\n"
-		     "                packages (see 'toolcell rootfs build --help')\n"
-		     "  version       print toolcell's version\n"
-		     "  help          this text, or a command's: toolcell help COMMAND\n"
-		     "\n"
+		     "Usage:\n");
+	for (size_t i = 0; i < tc_cli_n_verbs; i++)
+		help_usage(b, tc_cli_verbs[i].verb, "  toolcell ", "  toolcell ");
+	hb_printf(b, "\nCommands:\n");
+	for (size_t i = 0; i < tc_cli_n_verbs; i++)
+		hb_col(b, tc_cli_verbs[i].name, tc_cli_verbs[i].summary, CMD_COL);
+	hb_printf(b, "\n"
 		     "In run and python, toolcell prints nothing of its own on stdout, which\n"
 		     "belongs to the tool; its diagnostics go to stderr, one line each,\n"
 		     "prefixed \"toolcell: \".\n"
-		     "\n"
-		     "run, python, call and session take these options (python also\n"
-		     "takes --script-dir; session takes no --result or --result-fd; see\n"
-		     "'toolcell help COMMAND'):\n");
+		     "\n");
+	help_sandbox_intro(b);
 	help_options(b, TC_VERB_RUN);
 	hb_printf(b,
 		  "\n%s\n%s"
-		  "Exit status (check, policy check, version, help): 0 on success, 125\n"
-		  "otherwise; a command line toolcell cannot parse: 125.\n",
+		  "The other commands' exit status: see 'toolcell help COMMAND'. A command\n"
+		  "line toolcell cannot parse: 125.\n",
 		  help_exit_relay, help_exit_call);
 }
 
@@ -267,11 +343,12 @@ static const char help_exit_check[] =
 	"Exit status: 0 when the policy can run on this host; 125 when it\n"
 	"cannot, or the policy is invalid (the reason on stderr).\n";
 
-/* A command's own text, then (for a command with options) its options,
- * variables and exit status. */
+/* A command's own text, after its Usage lines (cli-table.c's row) and
+ * before its options, and its exit status, which ends its help. */
 struct help_page {
 	const char *text;
-	const char *exit_status; /* NULL: the text says it */
+	const char *exit_status;
+	const char *after; /* after the options, before the exit status, or NULL */
 };
 
 /* A number in the text; clang-format is off around those lines, as it
@@ -280,9 +357,7 @@ struct help_page {
 #define CLI_STR(x)  CLI_STR_(x)
 
 static const struct help_page help_pages[TC_VERB_HELP + 1] = {
-	[TC_VERB_RUN] = { "Usage: toolcell run [OPTIONS] [--] PROGRAM [ARGS...]\n"
-			  "\n"
-			  "Run PROGRAM in a new sandbox as if it were run directly: its stdin,\n"
+	[TC_VERB_RUN] = { "Run PROGRAM in a new sandbox as if it were run directly: its stdin,\n"
 			  "stdout and stderr are relayed (stdout and stderr with size caps) and its\n"
 			  "exit status is toolcell's. PROGRAM is looked up inside the sandbox (the\n"
 			  "rootfs), not on the host. The first argument that is not an option, or\n"
@@ -290,9 +365,7 @@ static const struct help_page help_pages[TC_VERB_HELP + 1] = {
 			  "untouched. toolcell prints nothing of its own on stdout.\n"
 			  "\n",
 			  help_exit_relay },
-	[TC_VERB_PYTHON] = { "Usage: toolcell python [OPTIONS] [--] [PYTHON3-ARGS...]\n"
-			     "\n"
-			     "A drop-in for python3: 'toolcell python SCRIPT.py ARGS' behaves as\n"
+	[TC_VERB_PYTHON] = { "A drop-in for python3: 'toolcell python SCRIPT.py ARGS' behaves as\n"
 			     "'python3 SCRIPT.py ARGS' would, inside the sandbox, with the same\n"
 			     "output and exit codes (a missing script is python's own message and exit\n"
 			     "2). toolcell's options come first; the first argument that is not one of\n"
@@ -317,9 +390,7 @@ static const struct help_page help_pages[TC_VERB_HELP + 1] = {
 			     "\n",
 			     help_exit_relay },
 	/* clang-format off */
-	[TC_VERB_CALL] = { "Usage: toolcell call [OPTIONS] [--] TOOL.py  < request.json\n"
-		"\n"
-		"Run the Python tool TOOL.py once on one JSON request and print one JSON\n"
+	[TC_VERB_CALL] = { 		"Run the Python tool TOOL.py once on one JSON request and print one JSON\n"
 		"envelope on stdout. Nothing follows TOOL.py: the request comes on stdin.\n"
 		"\n"
 		"The request: exactly one JSON value, at most the --request-size limit in\n"
@@ -347,9 +418,7 @@ static const struct help_page help_pages[TC_VERB_HELP + 1] = {
 		"\n",
 		help_exit_call },
 	/* clang-format on */
-	[TC_VERB_SESSION] = { "Usage: toolcell session [OPTIONS] < requests.jsonl\n"
-			      "\n"
-			      "One long-lived sandbox for an agent: Python state (variables,\n"
+	[TC_VERB_SESSION] = { "One long-lived sandbox for an agent: Python state (variables,\n"
 			      "functions, classes, imports) lives from one request to the next. One\n"
 			      "JSON object per line on stdin, one answer per line on stdout, in order:\n"
 			      "  {\"id\": ID, \"code\": \"...\", \"globals\": {...}, \"return_globals\":\n"
@@ -381,70 +450,114 @@ static const struct help_page help_pages[TC_VERB_HELP + 1] = {
 			      "SandboxExited, SandboxError, InvalidResponse.\n"
 			      "\n",
 			      help_exit_session },
-	[TC_VERB_CHECK] = { "Usage: toolcell check [--policy FILE] [--cgroup-parent DIR]\n"
-			    "\n"
-			    "Report what isolation this host can give (namespaces, seccomp,\n"
+	[TC_VERB_CHECK] = { "Report what isolation this host can give (namespaces, seccomp,\n"
 			    "landlock, cgroup v2 delegation), one line each; whether the host\n"
 			    "meets the policy's \"require\" (cgroup v2, a Landlock ABI); then run\n"
 			    "python3 in a real sandbox under the policy, and give a verdict.\n"
 			    "\n",
 			    help_exit_check },
-	[TC_VERB_POLICY_CHECK] = { "Usage: toolcell policy check FILE\n"
-				   "\n"
-				   "Validate the policy FILE (unknown keys, wrong types and out-of-range\n"
+	[TC_VERB_POLICY_CHECK] = { "Validate the policy FILE (unknown keys, wrong types and out-of-range\n"
 				   "values are refused) and print the effective policy, every default\n"
 				   "filled in, as JSON on stdout: itself a policy file that means the\n"
 				   "same. Its \"seccomp\" lists every system call the tool may make\n"
 				   "(\"allow\") and every one that ends it (\"kill\"). Each dangerous call\n"
 				   "the policy allows (one toolcell's default kills for) gets a warning\n"
 				   "line on stderr. The schema: policies/README.md.\n"
-				   "\n"
+				   "\n",
 				   "Exit status: 0 when the policy is valid, warnings or not; 125 when\n"
-				   "it is not (the reason, naming the key, on stderr).\n",
-				   NULL },
-	[TC_VERB_VERSION] = { "Usage: toolcell version\n"
-			      "       toolcell --version\n"
-			      "\n"
-			      "Print toolcell's version on stdout. Exit status 0.\n",
-			      NULL },
-	[TC_VERB_HELP] = { "Usage: toolcell help [COMMAND]\n"
-			   "       toolcell --help | -h\n"
-			   "       toolcell COMMAND --help\n"
-			   "\n"
-			   "Print the overview, or the help of COMMAND (run, python, call,\n"
-			   "session, check, policy check, version, help), on stdout. Exit\n"
-			   "status 0.\n",
-			   NULL },
+				   "it is not (the reason, naming the key, on stderr).\n" },
+	[TC_VERB_SERVE] = { "Answer `call` and `exec` requests (JSON lines) on a UNIX socket from a\n"
+			    "pool of warm, single-use sandboxes: each is built, its Python started and\n"
+			    "the policy's serve.preimport modules imported before any request; it runs\n"
+			    "exactly one call and ends with its PID namespace. Who may connect: the\n"
+			    "server's own uid, and the policy's serve.allow_uids and serve.allow_gids\n"
+			    "(SO_PEERCRED); each caller uid has its own pool. Runs in the foreground;\n"
+			    "READY=1 goes to $NOTIFY_SOCKET once the pool is warm. SIGTERM or SIGINT:\n"
+			    "no new calls, running ones finish within their limits. SIGHUP: the warm\n"
+			    "entries are replaced.\n"
+			    "\n",
+			    .after =
+				    "The protocol (README \"toolcell serve\"): one JSON object per line, e.g.\n"
+				    "  {\"id\":1,\"kind\":\"call\",\"source\":\"def run(a): ...\",\"args\":{...}}\n"
+				    "answered by one line with the same id. Client: toolcell call --server PATH.\n"
+				    "\n",
+			    .exit_status =
+				    "Exit status: 0 after a drain, 125 when the server cannot start.\n" },
+	[TC_VERB_ROOTFS_BUILD] = { "Build (or rebuild) a read-only Python rootfs from this host's installed\n"
+				   "Debian packages: Debian's python3.11, its standard library and the shared\n"
+				   "libraries they need, plus the --with packages, the python3-* packages\n"
+				   "they depend on and their libraries. No shell and no other program is\n"
+				   "added. The new tree is built beside the old one and switched in with one\n"
+				   "rename(2); a running sandbox keeps the tree it started with, which is\n"
+				   "removed once no run holds it. Nothing is rebuilt when nothing changed.\n"
+				   "\n",
+				   .after =
+					   "The tree records the Debian package and version of every file it copied\n"
+					   "(usr/lib/toolcell/packages.txt, and an SPDX 2.3 SBOM in sbom.spdx.json);\n"
+					   "'toolcell check' warns when the host has changed one of them since.\n"
+					   "\n",
+				   .exit_status =
+					   "Exit status: the builder's (0 built or up to date, 1 refused), 125 for a\n"
+					   "bad command line or a builder that cannot be started.\n" },
+	[TC_VERB_VERSION] = { "Print toolcell's version on stdout.\n\n", "Exit status: 0.\n" },
+	[TC_VERB_HELP] = { "Print the overview, or the help of COMMAND, on stdout. COMMAND:\n",
+			   "Exit status: 0; 125 for a COMMAND toolcell does not have.\n" },
 };
 
-/* The options and limits of a command that runs a sandbox (check: only its
- * options), its variables, its exit status. */
-static void help_options_part(struct help_buf *b, enum tc_verb verb, const char *exit_status)
+/* The options of a command that runs a sandbox (with its limits and
+ * variables) or of check (with its variables). */
+static void help_options_part(struct help_buf *b, enum tc_verb verb)
 {
 	if (verb == TC_VERB_CHECK) {
 		hb_printf(b, "Options:\n");
 		help_opt_rows(b, TC_VERB_CHECK);
 		hb_printf(b, "\n");
 		help_env(b, TC_VERB_CHECK);
-		hb_printf(b, "%s", exit_status);
 		return;
 	}
 	help_env(b, verb);
 	help_options(b, verb);
-	hb_printf(b, "\n%s", exit_status);
+	hb_printf(b, "\n");
 }
 
+/* The options of a command with a command line of its own. */
+static void help_subopts(struct help_buf *b, const struct tc_cli_verb *row)
+{
+	char left[64];
+
+	hb_printf(b, "Options:\n");
+	for (size_t i = 0; i < *row->n_subopts; i++) {
+		snprintf(left, sizeof(left), "%s %s", row->subopts[i].name,
+			 row->subopts[i].metavar);
+		hb_opt(b, left, row->subopts[i].desc);
+	}
+	hb_opt(b, "-h, --help", "this text");
+	hb_printf(b, "\n");
+}
+
+/* Usage, the command's text, its options, its exit status. */
 static void help_build(struct help_buf *b, enum tc_verb verb)
 {
+	const struct tc_cli_verb *row = tc_cli_verb_row(verb);
 	const struct help_page *page = &help_pages[verb];
 
-	if (verb == TC_VERB_NONE) {
+	if (!row) {
 		help_overview(b);
 		return;
 	}
-	hb_printf(b, "%s", page->text);
-	if (page->exit_status)
-		help_options_part(b, verb, page->exit_status);
+	help_usage(b, verb, "Usage: toolcell ", "       toolcell ");
+	hb_printf(b, "\n%s", page->text);
+	if (verb == TC_VERB_HELP) {
+		hb_wrap(b, "  ", 2, tc_cli_verb_list());
+		hb_printf(b, "\n");
+	}
+	if (row->subopts)
+		help_subopts(b, row);
+	else if ((VB_SANDBOX | VB(TC_VERB_CHECK)) & VB(verb))
+		help_options_part(b, verb);
+	if (page->after)
+		hb_printf(b, "%s", page->after);
+	hb_printf(b, "%s", page->exit_status);
 }
 
 const char *tc_cli_help(enum tc_verb verb)
@@ -455,8 +568,15 @@ const char *tc_cli_help(enum tc_verb verb)
 	if ((unsigned)verb > TC_VERB_HELP)
 		verb = TC_VERB_NONE;
 	if (!bufs[verb][0]) {
-		b = (struct help_buf){ bufs[verb], 0 };
+		b = (struct help_buf){ bufs[verb], 0, HELP_MAX };
 		help_build(&b, verb);
 	}
 	return bufs[verb];
+}
+
+const char *tc_cli_exit_status(enum tc_verb verb)
+{
+	if ((unsigned)verb > TC_VERB_HELP || verb == TC_VERB_NONE)
+		return "";
+	return help_pages[verb].exit_status;
 }

@@ -69,15 +69,39 @@ struct tc_cli_limit {
 /* Indexed by enum tc_limit_id. */
 extern const struct tc_cli_limit tc_cli_limits[TC_LIMIT__MAX];
 
-/* The commands: the word that names each on the command line and in help. */
+/* One row per command: the parser finds it by its word; the overview's
+ * Usage and Commands, each command's Usage line, toolcell(1)'s SYNOPSIS
+ * and COMMANDS and the completion's command words all come from it. */
 struct tc_cli_verb {
 	enum tc_verb verb;
 	const char *word; /* argv[1]: "policy" for `policy check` */
 	const char *name; /* in messages and help: "policy check" */
+	/* its synopsis lines, each after "toolcell ", '\n'-separated; in a
+	 * command with few options (check, serve, rootfs build), "[OPTIONS]"
+	 * stands for each of them: "[--policy FILE] [--cgroup-parent DIR]" */
+	const char *usage;
+	const char *summary; /* what it does: lines of at most 80 - 16 columns */
+	/* serve, rootfs build: the options of its own command line (every
+	 * one takes a value), else NULL: tc_cli_opts[] has them */
+	const struct tc_cli_subopt *subopts;
+	const size_t *n_subopts;
 };
 
 extern const struct tc_cli_verb tc_cli_verbs[];
 extern const size_t tc_cli_n_verbs;
+
+/* The row of verb (NULL for TC_VERB_NONE). */
+const struct tc_cli_verb *tc_cli_verb_row(enum tc_verb verb);
+
+/* Synopsis line number line of verb, after "toolcell ", with "[OPTIONS]"
+ * spelled out where the row says so; false past its last line. */
+bool tc_cli_usage_line(enum tc_verb verb, unsigned line, char *buf, size_t n);
+
+/* The "Exit status: ..." paragraph of verb's --help ("" for none). */
+const char *tc_cli_exit_status(enum tc_verb verb);
+
+/* "run, python, ..., help": every command's name, for messages. Static. */
+const char *tc_cli_verb_list(void);
 
 /* ---- the parser's own (cli.c, cli-opts.c) ---------------------------- */
 

@@ -110,8 +110,11 @@ static bool opt_find(const char *name, size_t len, struct opt_match *ret)
 /* The option of verb closest to the mistyped name[0..len), or NULL. */
 static const char *opt_suggest(enum tc_verb verb, const char *name, size_t len)
 {
+	const struct tc_cli_verb *row = tc_cli_verb_row(verb);
 	struct tc_cli_suggest s = { 0 };
 
+	for (size_t i = 0; row && row->subopts && i < *row->n_subopts; i++)
+		tc_cli_suggest_try(&s, name, len, row->subopts[i].name);
 	for (size_t i = 0; i < tc_cli_n_opts; i++)
 		if (tc_cli_opts[i].verbs & VB(verb))
 			tc_cli_suggest_try(&s, name, len, tc_cli_opts[i].name);

@@ -1,11 +1,13 @@
 /* The command line's tables (see cli-internal.h): every option with its
  * description and TOOLCELL_* variable, each limit's description and
- * variable, and the commands. The parser (cli.c, cli-opts.c), --help
- * (cli-help.c) and the generated man page and completion (tools/docgen.c)
- * all read them. Pure data. */
+ * variable, and the commands with their synopsis and summary. The parser
+ * (cli.c, cli-opts.c), --help (cli-help.c) and the generated man page and
+ * completion (tools/docgen.c) all read them. Pure data. */
 #include <stddef.h>
 
 #include "cli.h"
+#include "rootfs.h"
+#include "serve.h"
 #include "util.h"
 
 #include "cli-internal.h"
@@ -144,15 +146,36 @@ const struct tc_cli_limit tc_cli_limits[TC_LIMIT__MAX] = {
 					     "workspace; then ENOSPC" },
 };
 
+/* In the overview's order. A synopsis line is read after "toolcell ". */
 const struct tc_cli_verb tc_cli_verbs[] = {
-	{ TC_VERB_RUN, "run", "run" },
-	{ TC_VERB_PYTHON, "python", "python" },
-	{ TC_VERB_CALL, "call", "call" },
-	{ TC_VERB_SESSION, "session", "session" },
-	{ TC_VERB_CHECK, "check", "check" },
-	{ TC_VERB_POLICY_CHECK, "policy", "policy check" },
-	{ TC_VERB_VERSION, "version", "version" },
-	{ TC_VERB_HELP, "help", "help" },
+	{ TC_VERB_RUN, "run", "run", .usage = "run [OPTIONS] [--] PROGRAM [ARGS...]",
+	  .summary = "run PROGRAM in the sandbox, relaying its stdio" },
+	{ TC_VERB_PYTHON, "python", "python", .usage = "python [OPTIONS] [--] [PYTHON3-ARGS...]",
+	  .summary = "a drop-in for python3: same command line, output and\n"
+		     "exit codes, inside the sandbox" },
+	{ TC_VERB_CALL, "call", "call", .usage = "call [OPTIONS] [--] TOOL.py < request.json",
+	  .summary = "one JSON request on stdin, one JSON envelope on stdout" },
+	{ TC_VERB_SESSION, "session", "session", .usage = "session [OPTIONS] < requests.jsonl",
+	  .summary = "one long-lived sandbox with Python state; JSON lines\n"
+		     "in, JSON lines out" },
+	{ TC_VERB_CHECK, "check", "check", .usage = "check [OPTIONS]",
+	  .summary = "what isolation this host can give; exit 0 if the\n"
+		     "policy can run here, 125 if not" },
+	{ TC_VERB_POLICY_CHECK, "policy", "policy check", .usage = "policy check FILE",
+	  .summary = "validate a policy file, print the effective policy as\n"
+		     "JSON" },
+	{ TC_VERB_SERVE, "serve", "serve", .usage = "serve [OPTIONS]",
+	  .summary = "answer call and exec requests on a UNIX socket from a\n"
+		     "pool of warm, single-use sandboxes",
+	  .subopts = tc_serve_opts, .n_subopts = &tc_serve_n_opts },
+	{ TC_VERB_ROOTFS_BUILD, "rootfs", "rootfs build", .usage = "rootfs build [OPTIONS]",
+	  .summary = "build or update a rootfs from this host's Debian\n"
+		     "packages, switched in with one rename(2)",
+	  .subopts = tc_rootfs_build_opts, .n_subopts = &tc_rootfs_build_n_opts },
+	{ TC_VERB_VERSION, "version", "version", .usage = "version\n--version",
+	  .summary = "print toolcell's version" },
+	{ TC_VERB_HELP, "help", "help", .usage = "help [COMMAND]\n--help | -h\nCOMMAND --help",
+	  .summary = "print the overview, or a command's help: toolcell help COMMAND" },
 };
 
 const size_t tc_cli_n_verbs = TC_ARRAY_SIZE(tc_cli_verbs);

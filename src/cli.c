@@ -5,6 +5,7 @@
  * strings recorded in cli->owned. Messages go into struct tc_error (stage
  * "cli"), one line, no prefix. The --help texts are cli-help.c's. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,15 +16,92 @@
 
 #define STAGE TC_CLI_STAGE
 
-#define VERB_LIST "run, python, call, session, check, policy check, version, help"
+#define USAGE_MAX 256 /* one synopsis line, spelled out */
 
-const char *tc_cli_verb_name(enum tc_verb v)
+const struct tc_cli_verb *tc_cli_verb_row(enum tc_verb v)
 {
 	for (size_t i = 0; i < tc_cli_n_verbs; i++)
 		if (tc_cli_verbs[i].verb == v)
-			return tc_cli_verbs[i].name;
-	return "";
+			return &tc_cli_verbs[i];
+	return NULL;
 }
+
+const char *tc_cli_verb_name(enum tc_verb v)
+{
+	const struct tc_cli_verb *row = tc_cli_verb_row(v);
+
+	return row ? row->name : "";
+}
+
+const char *tc_cli_verb_list(void)
+{
+	static char list[256];
+	size_t n = 0;
+
+	if (list[0])
+		return list;
+	for (size_t i = 0; i < tc_cli_n_verbs && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? ", " : "",
+				      tc_cli_verbs[i].name);
+	return list;
+}
+
+/* "[--opt METAVAR] ..." for each option of a command with few (not --help) */
+static void spell_options(const struct tc_cli_verb *row, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; row->subopts && i < *row->n_subopts && len < n; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s[%s %s]", len ? " " : "",
+					row->subopts[i].name, row->subopts[i].metavar);
+	for (size_t i = 0; !row->subopts && i < tc_cli_n_opts && len < n; i++) {
+		const struct tc_cli_opt *o = &tc_cli_opts[i];
+
+		if (!(o->verbs & VB(row->verb)) || o->id == OPT_HELP)
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s[%s%s%s]", len ? " " : "", o->name,
+					o->metavar ? " " : "", o->metavar ? o->metavar : "");
+	}
+}
+
+bool tc_cli_usage_line(enum tc_verb verb, unsigned line, char *buf, size_t n)
+{
+	const struct tc_cli_verb *row = tc_cli_verb_row(verb);
+	const char *s = row ? row->usage : NULL, *nl, *opts;
+	char spelled[USAGE_MAX];
+	int len, at;
+
+	for (; s && line > 0; line--)
+		s = (nl = strchr(s, '\n')) ? nl + 1 : NULL;
+	if (!s)
+		return false;
+	nl = strchr(s, '\n');
+	len = nl ? (int)(nl - s) : (int)strlen(s);
+	opts = strstr(s, "[OPTIONS]");
+	/* a sandbox command's options are too many to spell out */
+	if (!opts || (nl && opts > nl) || (VB_SANDBOX & VB(verb))) {
+		snprintf(buf, n, "%.*s", len, s);
+		return true;
+	}
+	at = (int)(opts - s);
+	spell_options(row, spelled, sizeof(spelled));
+	snprintf(buf, n, "%.*s%s%.*s", at, s, spelled, len - at - (int)strlen("[OPTIONS]"),
+		 opts + strlen("[OPTIONS]"));
+	return true;
+}
+
+/* "toolcell " and verb's first synopsis line, for a message */
+static const char *usage_of(enum tc_verb verb, char buf[static USAGE_MAX])
+{
+	char line[USAGE_MAX - 16];
+
+	if (!tc_cli_usage_line(verb, 0, line, sizeof(line)))
+		line[0] = '\0';
+	snprintf(buf, USAGE_MAX, "toolcell %s", line);
+	return buf;
+}
+#define USAGE(v) usage_of((v), (char[USAGE_MAX]){ 0 })
 
 const char *tc_cli_shown(const char *s, char buf[static TC_CLI_SHOWN_MAX])
 {
@@ -100,18 +178,16 @@ static int parse_arguments(struct cli_parse *p, enum tc_verb verb)
 	switch (verb) {
 	case TC_VERB_RUN:
 		if (cli->argc == 0)
-			return tc_error_set(
-				p->err, STAGE, EINVAL,
-				"run: missing PROGRAM (usage: toolcell run [OPTIONS] [--] PROGRAM [ARGS...])");
+			return tc_error_set(p->err, STAGE, EINVAL,
+					    "run: missing PROGRAM (usage: %s)", USAGE(verb));
 		return too_many_args(p);
 	case TC_VERB_PYTHON:
 		cli->script_index = python_script_index(cli->argc, cli->argv);
 		return too_many_args(p);
 	case TC_VERB_CALL:
 		if (cli->argc == 0)
-			return tc_error_set(
-				p->err, STAGE, EINVAL,
-				"call: missing TOOL.py (usage: toolcell call [OPTIONS] TOOL.py < request.json)");
+			return tc_error_set(p->err, STAGE, EINVAL,
+					    "call: missing TOOL.py (usage: %s)", USAGE(verb));
 		return cli->argc > 1 ? unexpected(p, verb, cli->argv[1],
 						  " after TOOL.py; the request comes on stdin")
 				     : 0;
@@ -122,12 +198,15 @@ static int parse_arguments(struct cli_parse *p, enum tc_verb verb)
 			       : 0;
 	case TC_VERB_CHECK:
 		if (cli->argc > 0)
-			return unexpected(p, verb, cli->argv[0],
-					  " (usage: toolcell check [--policy FILE])");
+			return tc_error_set(p->err, STAGE, EINVAL,
+					    "check: unexpected argument '%s' (usage: %s)",
+					    SHOWN(cli->argv[0]), USAGE(verb));
 		cli->argv = NULL;
 		return 0;
 	case TC_VERB_NONE:
 	case TC_VERB_POLICY_CHECK:
+	case TC_VERB_SERVE:
+	case TC_VERB_ROOTFS_BUILD:
 	case TC_VERB_VERSION:
 	case TC_VERB_HELP:
 		break;
@@ -172,14 +251,13 @@ static int parse_policy(struct cli_parse *p, int argc, char **argv)
 	if (argc > 2 && is_help(argv[2]))
 		goto help;
 	if (argc < 3)
-		return tc_error_set(
-			p->err, STAGE, EINVAL,
-			"policy: expected 'check FILE' (usage: toolcell policy check FILE)");
+		return tc_error_set(p->err, STAGE, EINVAL,
+				    "policy: expected 'check FILE' (usage: %s)",
+				    USAGE(TC_VERB_POLICY_CHECK));
 	if (strcmp(argv[2], "check"))
-		return tc_error_set(
-			p->err, STAGE, EINVAL,
-			"policy: unknown subcommand '%s' (usage: toolcell policy check FILE)",
-			SHOWN(argv[2]));
+		return tc_error_set(p->err, STAGE, EINVAL,
+				    "policy: unknown subcommand '%s' (usage: %s)", SHOWN(argv[2]),
+				    USAGE(TC_VERB_POLICY_CHECK));
 	if (i < argc && is_help(argv[i]))
 		goto help;
 	if (i < argc && !strcmp(argv[i], "--"))
@@ -187,9 +265,8 @@ static int parse_policy(struct cli_parse *p, int argc, char **argv)
 	else if (i < argc && argv[i][0] == '-' && argv[i][1])
 		return tc_cli_unknown_option(p->err, TC_VERB_POLICY_CHECK, argv[i]);
 	if (i >= argc)
-		return tc_error_set(
-			p->err, STAGE, EINVAL,
-			"policy check: missing FILE (usage: toolcell policy check FILE)");
+		return tc_error_set(p->err, STAGE, EINVAL, "policy check: missing FILE (usage: %s)",
+				    USAGE(TC_VERB_POLICY_CHECK));
 	if (i + 1 < argc)
 		return unexpected(p, TC_VERB_POLICY_CHECK, argv[i + 1], " after FILE");
 	cli->argv = argv + i;
@@ -209,19 +286,18 @@ static int unknown_verb(struct tc_error *err, const char *arg)
 	if (arg[0] == '-')
 		return tc_error_set(
 			err, STAGE, EINVAL,
-			"unknown option '%s' before the command; options follow it, as in 'toolcell run --memory 256M PROGRAM' (commands: " VERB_LIST
-			")",
-			SHOWN(arg));
+			"unknown option '%s' before the command; options follow it, as in "
+			"'toolcell run --memory 256M PROGRAM' (commands: %s)",
+			SHOWN(arg), tc_cli_verb_list());
 	for (size_t i = 0; i < tc_cli_n_verbs; i++)
 		tc_cli_suggest_try(&s, arg, strlen(arg), tc_cli_verbs[i].word);
 	hint = tc_cli_suggest_result(&s);
 	if (hint)
 		return tc_error_set(err, STAGE, EINVAL,
-				    "unknown command '%s'; did you mean '%s'? (commands: " VERB_LIST
-				    ")",
-				    SHOWN(arg), hint);
-	return tc_error_set(err, STAGE, EINVAL, "unknown command '%s' (commands: " VERB_LIST ")",
-			    SHOWN(arg));
+				    "unknown command '%s'; did you mean '%s'? (commands: %s)",
+				    SHOWN(arg), hint, tc_cli_verb_list());
+	return tc_error_set(err, STAGE, EINVAL, "unknown command '%s' (commands: %s)", SHOWN(arg),
+			    tc_cli_verb_list());
 }
 
 /* The command argv's word names ("policy" for `policy check`), or NULL. */
@@ -252,11 +328,14 @@ static int parse_help(struct cli_parse *p, int argc, char **argv)
 			return unknown_verb(p->err, argv[i]);
 		p->cli->help_verb = v->verb;
 		i++;
-		if (v->verb == TC_VERB_POLICY_CHECK && i < argc && !strcmp(argv[i], "check"))
+		/* `help policy check`, `help rootfs build`: the name's second word */
+		if (i < argc && strchr(v->name, ' ') && !strcmp(argv[i], strchr(v->name, ' ') + 1))
 			i++;
 	}
 	if (i < argc)
-		return unexpected(p, TC_VERB_HELP, argv[i], " (usage: toolcell help [COMMAND])");
+		return tc_error_set(p->err, STAGE, EINVAL,
+				    "help: unexpected argument '%s' (usage: %s)", SHOWN(argv[i]),
+				    USAGE(TC_VERB_HELP));
 	return 0;
 }
 
@@ -299,6 +378,12 @@ static int parse_verb(struct cli_parse *p, int argc, char **argv, char *const *e
 		return parse_policy(p, argc, argv);
 	case TC_VERB_VERSION:
 		return parse_version(p, argc, argv);
+	case TC_VERB_SERVE:
+	case TC_VERB_ROOTFS_BUILD:
+		/* a command line of its own (serve-cli.c, rootfs-verb.c) */
+		p->cli->argv = argv;
+		p->cli->argc = argc;
+		return 0;
 	case TC_VERB_NONE:
 	case TC_VERB_HELP:
 		break;
@@ -316,8 +401,8 @@ int tc_cli_parse(int argc, char **argv, char *const *envp, struct tc_cli *ret, s
 	ret->script_index = -1;
 	if (argc < 2 || !argv || !argv[1])
 		return tc_error_set(err, STAGE, EINVAL,
-				    "no command given (commands: " VERB_LIST
-				    "; see 'toolcell --help')");
+				    "no command given (commands: %s; see 'toolcell --help')",
+				    tc_cli_verb_list());
 	r = parse_verb(&p, argc, argv, envp);
 	if (r < 0) {
 		/* keep the verb, so `call` can still answer with an envelope */

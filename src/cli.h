@@ -19,6 +19,8 @@ enum tc_verb {
 	TC_VERB_SESSION,
 	TC_VERB_CHECK,
 	TC_VERB_POLICY_CHECK,
+	TC_VERB_SERVE,	      /* its own command line: serve-cli.c */
+	TC_VERB_ROOTFS_BUILD, /* its own command line: rootfs-verb.c */
 	TC_VERB_VERSION,
 	TC_VERB_HELP, /* `toolcell help [VERB]`, `toolcell --help`, `toolcell VERB --help` */
 };
@@ -35,7 +37,9 @@ struct tc_cli {
 	const char *server; /* call: --server SOCKET, or NULL (serve.h's client) */
 	/* run: the program and its arguments; python: python3's own command
 	 * line (everything after toolcell's options); call: argv[0] is TOOL.py;
-	 * policy check: argv[0] is FILE. Points into the caller's argv. */
+	 * policy check: argv[0] is FILE; serve and rootfs build: the whole
+	 * command line (argv[1] is "serve" or "rootfs"), which their own
+	 * parsers read. Points into the caller's argv. */
 	char **argv;
 	int argc;
 	/* python only: index into argv of the script path (the first
@@ -64,5 +68,16 @@ const char *tc_cli_verb_name(enum tc_verb v);
 
 /* The full --help text for a verb (TC_VERB_NONE: the overview). Static. */
 const char *tc_cli_help(enum tc_verb verb);
+
+/* An option of a command with a small command line of its own (serve,
+ * rootfs build): its parser, its --help, toolcell(1) and the bash
+ * completion read one table of these. desc: '\n'-separated lines of at
+ * most 80 - 26 columns. */
+struct tc_cli_subopt {
+	const char *name;
+	const char *metavar; /* what the value looks like (each takes one) */
+	const char *desc;
+	unsigned max; /* a number's largest value, or 0 */
+};
 
 #endif

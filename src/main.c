@@ -85,6 +85,11 @@ static int dispatch(struct tc_invocation *v)
 	case TC_VERB_CHECK:
 	case TC_VERB_POLICY_CHECK:
 		return verbs[v->cli.verb](v);
+	/* these two read their own command lines: the whole of argv */
+	case TC_VERB_SERVE:
+		return tc_verb_serve(v, v->cli.argc, v->cli.argv);
+	case TC_VERB_ROOTFS_BUILD:
+		return tc_rootfs_build_main(v->cli.argc, v->cli.argv, v->exe_dir);
 	}
 	return TC_EXIT_TOOLCELL;
 }
@@ -107,12 +112,6 @@ int main(int argc, char **argv)
 			return TC_EXIT_TOOLCELL;
 	find_exe_dir(exe_dir);
 	v.exe_dir = exe_dir;
-	/* its own small command line: it only starts the builder */
-	if (argc > 1 && !strcmp(argv[1], "rootfs"))
-		return tc_rootfs_build_main(argc, argv, exe_dir);
-	/* and serve has its own */
-	if (argc > 1 && !strcmp(argv[1], "serve"))
-		exit(tc_verb_serve(&v, argc, argv));
 	if (tc_cli_parse(argc, argv, environ, &v.cli, &e) < 0)
 		exit(tc_verb_fail(&v, &e));
 	/* call --server: a warm pool answers, no sandbox of our own */

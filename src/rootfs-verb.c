@@ -1,4 +1,4 @@
-/* `toolcell rootfs build [--name NAME] [--with PKG,...] [--dest DIR]`: run
+/* `toolcell rootfs build` (its options: tc_rootfs_build_opts): run
  * the rootfs builder (build-rootfs beside the binary in a build tree, else
  * the installed /usr/libexec/toolcell/build-rootfs) on the host's installed
  * Debian packages, into build/rootfs[-NAME] in a build tree and
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "rootfs.h"
 
 #define WITH_MAX 1024 /* the --with list, in bytes */
@@ -22,7 +23,7 @@ enum {
 	OPT_DEST
 };
 
-const struct tc_rootfs_build_opt tc_rootfs_build_opts[] = {
+const struct tc_cli_subopt tc_rootfs_build_opts[] = {
 	[OPT_NAME] = { "--name", "NAME",
 		       "the variant a policy names with \"rootfs\": NAME\n"
 		       "([a-z0-9][a-z0-9_-]*, at most 32; default: default;\n"
@@ -37,42 +38,10 @@ const struct tc_rootfs_build_opt tc_rootfs_build_opts[] = {
 const size_t tc_rootfs_build_n_opts =
 	sizeof(tc_rootfs_build_opts) / sizeof(tc_rootfs_build_opts[0]);
 
+/* its --help: cli-help.c's, from this table and the command's row */
 static void usage(void)
 {
-	fputs("Usage: toolcell rootfs build [--name NAME] [--with PKG,...] [--dest DIR]\n"
-	      "\n"
-	      "Build (or rebuild) a read-only Python rootfs from this host's installed\n"
-	      "Debian packages: Debian's python3.11, its standard library and the shared\n"
-	      "libraries they need, plus the --with packages, the python3-* packages\n"
-	      "they depend on and their libraries. No shell and no other program is\n"
-	      "added. The new tree is built beside the old one and switched in with one\n"
-	      "rename(2); a running sandbox keeps the tree it started with, which is\n"
-	      "removed once no run holds it. Nothing is rebuilt when nothing changed.\n"
-	      "\n"
-	      "Options:\n",
-	      stdout);
-	for (size_t i = 0; i < tc_rootfs_build_n_opts; i++) {
-		const struct tc_rootfs_build_opt *o = &tc_rootfs_build_opts[i];
-		char head[40];
-
-		snprintf(head, sizeof(head), "%s %s", o->name, o->metavar);
-		/* the description's lines, the first beside the option */
-		printf("  %-16s ", head);
-		for (const char *d = o->desc; *d; d++) {
-			putchar(*d);
-			if (*d == '\n')
-				fputs("                   ", stdout);
-		}
-		putchar('\n');
-	}
-	fputs("  -h, --help       this text\n"
-	      "\n"
-	      "The tree records the Debian package and version of every file it copied\n"
-	      "(usr/lib/toolcell/packages.txt, and an SPDX 2.3 SBOM in sbom.spdx.json);\n"
-	      "'toolcell check' warns when the host has changed one of them since.\n"
-	      "Exit status: the builder's (0 built or up to date, 1 refused), 125 for a\n"
-	      "bad command line or a builder that cannot be started.\n",
-	      stdout);
+	fputs(tc_cli_help(TC_VERB_ROOTFS_BUILD), stdout);
 }
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

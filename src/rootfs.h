@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "toolcell/error.h"
 
 /* The rootfs layout contract: what toolcell assumes inside a tree that
@@ -85,15 +86,9 @@ int tc_rootfs_report_stale(FILE *out, const char *dir, const char *name);
 int tc_rootfs_build_main(int argc, char **argv, const char *exe_dir);
 
 /* The options of 'toolcell rootfs build', one row each: its parser and
- * --help, and toolcell(1) and the bash completion (tools/docgen.c) read
- * this table, so they cannot drift. desc: '\n'-separated lines. */
-struct tc_rootfs_build_opt {
-	const char *name;
-	const char *metavar;
-	const char *desc;
-};
-
-extern const struct tc_rootfs_build_opt tc_rootfs_build_opts[];
+ * --help (cli-help.c), and toolcell(1) and the bash completion
+ * (tools/docgen.c) read this table, so they cannot drift. */
+extern const struct tc_cli_subopt tc_rootfs_build_opts[];
 extern const size_t tc_rootfs_build_n_opts;
 
 #endif

@@ -1,6 +1,7 @@
 /* `toolcell serve`'s command line (see serve.h): its options in one table
- * that the parser and --help both read. Pure, except the default socket's
- * folder, which tc_serve_default_socket makes for root. */
+ * that the parser, --help (cli-help.c), toolcell(1) and the bash completion
+ * (tools/docgen.c) all read. Pure, except the default socket's folder,
+ * which tc_serve_default_socket makes for root. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 #include "serve.h"
 #include "util.h"
 
+#include "cli-internal.h"
+
 enum {
 	SO_SOCKET,
 	SO_POOL,
@@ -19,10 +22,7 @@ enum {
 	SO_POLICY,
 };
 
-static const struct {
-	const char *name, *metavar, *desc;
-	unsigned max; /* numbers: the largest allowed */
-} serve_opts[] = {
+const struct tc_cli_subopt tc_serve_opts[] = {
 	[SO_SOCKET] = { "--socket", "PATH",
 			"listen on PATH (mode 0660; default:\n"
 			"/run/toolcell/toolcell.sock for root, else\n"
@@ -43,48 +43,7 @@ static const struct {
 			0 },
 };
 
-const char *tc_serve_help(void)
-{
-	static char text[4096];
-	size_t n;
-
-	n = (size_t)snprintf(
-		text, sizeof(text),
-		"Usage: toolcell serve [--socket PATH] [--pool N] [--max-sandboxes N]\n"
-		"                      [--queue N] [--policy FILE]\n"
-		"\n"
-		"Answer `call` and `exec` requests (JSON lines) on a UNIX socket from a\n"
-		"pool of warm, single-use sandboxes: each is built, its Python started and\n"
-		"the policy's serve.preimport modules imported before any request; it runs\n"
-		"exactly one call and ends with its PID namespace. Who may connect: the\n"
-		"server's own uid, and the policy's serve.allow_uids and serve.allow_gids\n"
-		"(SO_PEERCRED); each caller uid has its own pool. Runs in the foreground;\n"
-		"READY=1 goes to $NOTIFY_SOCKET once the pool is warm. SIGTERM or SIGINT:\n"
-		"no new calls, running ones finish within their limits. SIGHUP: the warm\n"
-		"entries are replaced.\n"
-		"\n"
-		"Options:\n");
-	for (size_t i = 0; i < TC_ARRAY_SIZE(serve_opts) && n < sizeof(text); i++) {
-		char head[40];
-
-		snprintf(head, sizeof(head), "%s %s", serve_opts[i].name, serve_opts[i].metavar);
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "  %-22s ", head);
-		for (const char *d = serve_opts[i].desc; *d && n + 32 < sizeof(text); d++) {
-			text[n++] = *d;
-			if (*d == '\n')
-				n += (size_t)snprintf(text + n, sizeof(text) - n, "%25s", "");
-		}
-		text[n++] = '\n';
-	}
-	snprintf(text + n, sizeof(text) - n,
-		 "  -h, --help             this text\n"
-		 "\n"
-		 "The protocol (README \"toolcell serve\"): one JSON object per line, e.g.\n"
-		 "  {\"id\":1,\"kind\":\"call\",\"source\":\"def run(a): ...\",\"args\":{...}}\n"
-		 "answered by one line with the same id. Client: toolcell call --server PATH.\n"
-		 "Exit status: 0 after a drain, 125 when the server cannot start.\n");
-	return text;
-}
+const size_t tc_serve_n_opts = TC_ARRAY_SIZE(tc_serve_opts);
 
 static int number(const char *name, const char *v, unsigned max, unsigned *ret,
 		  struct tc_error *err)
@@ -111,11 +70,11 @@ static int apply(size_t id, const char *v, struct tc_serve_options *o, struct tc
 		o->socket_path = v;
 		return 0;
 	case SO_POOL:
-		return number("--pool", v, serve_opts[id].max, &o->pool, err);
+		return number("--pool", v, tc_serve_opts[id].max, &o->pool, err);
 	case SO_MAX_SANDBOXES:
-		return number("--max-sandboxes", v, serve_opts[id].max, &o->max_sandboxes, err);
+		return number("--max-sandboxes", v, tc_serve_opts[id].max, &o->max_sandboxes, err);
 	case SO_QUEUE:
-		return number("--queue", v, serve_opts[id].max, &o->queue, err);
+		return number("--queue", v, tc_serve_opts[id].max, &o->queue, err);
 	case SO_POLICY:
 		if (!v || !*v)
 			return tc_error_set(err, TC_STAGE_CLI, EINVAL,
@@ -140,14 +99,11 @@ int tc_serve_cli_parse(int argc, char **argv, struct tc_serve_options *ret, bool
 			*ret_help = true;
 			return 0;
 		}
-		while (id < TC_ARRAY_SIZE(serve_opts) &&
-		       (strlen(serve_opts[id].name) != len || strncmp(a, serve_opts[id].name, len)))
+		while (id < tc_serve_n_opts && (strlen(tc_serve_opts[id].name) != len ||
+						strncmp(a, tc_serve_opts[id].name, len)))
 			id++;
-		if (id == TC_ARRAY_SIZE(serve_opts))
-			return tc_error_set(err, TC_STAGE_CLI, EINVAL,
-					    "serve: unknown option '%.64s' (see 'toolcell serve "
-					    "--help')",
-					    a);
+		if (id == tc_serve_n_opts)
+			return tc_cli_unknown_option(err, TC_VERB_SERVE, a);
 		v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
 		r = apply(id, v, ret, err);
 		if (r < 0)

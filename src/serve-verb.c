@@ -19,7 +19,7 @@ int tc_verb_serve(struct tc_invocation *v, int argc, char **argv)
 	if (tc_serve_cli_parse(argc, argv, &opt, &help, &e) < 0)
 		return tc_verb_fail(v, &e);
 	if (help) {
-		fputs(tc_serve_help(), stdout);
+		fputs(tc_cli_help(TC_VERB_SERVE), stdout);
 		return 0;
 	}
 	v->cli.policy_path = opt.policy_path;

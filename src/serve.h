@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cli.h"
 #include "toolcell/config.h"
 #include "toolcell/error.h"
 
@@ -97,8 +98,9 @@ struct tc_serve_options {
  * true for --help. -EINVAL with err naming the option. Pure. */
 int tc_serve_cli_parse(int argc, char **argv, struct tc_serve_options *ret, bool *ret_help,
 		       struct tc_error *err);
-/* `toolcell serve --help`. Static. */
-const char *tc_serve_help(void);
+/* Its options, one row each (tc_cli_help(TC_VERB_SERVE) is its --help). */
+extern const struct tc_cli_subopt tc_serve_opts[];
+extern const size_t tc_serve_n_opts;
 
 /* /run/toolcell/toolcell.sock for root, $XDG_RUNTIME_DIR/toolcell.sock
  * otherwise (NULL when that is unset). */

@@ -1,11 +1,13 @@
 /* Build-time generator: the parts of toolcell's documentation that come
- * from the command line's tables (src/cli-internal.h, src/cli-table.c), so they
- * cannot drift from the parser.
- *   docgen man TEMPLATE   the template with its @OPTIONS@, @LIMITS@,
- *                         @ENVIRONMENT@ and @ROOTFS_BUILD_OPTIONS@ lines
- *                         replaced by roff
+ * from the command line's tables (src/cli-internal.h, src/cli-table.c) and
+ * the help texts (src/cli-help.c), so they cannot drift from the parser.
+ *   docgen man TEMPLATE   the template with its @SYNOPSIS@, @COMMANDS@,
+ *                         @OPTIONS@, @LIMITS@, @EXIT_STATUS@ and
+ *                         @ENVIRONMENT@ lines replaced by roff
  *   docgen bash           the bash completion script
  * Output on stdout; exit 1 on any error. */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,12 +86,122 @@ static void man_options(void)
 	}
 }
 
-/* 'rootfs build''s options, indented under its COMMANDS entry */
-static void man_rootfs_build(void)
+/* help's "  CODE      what it means" lines (further lines of a meaning
+ * indented deeper) as a list; the lines after it as text. */
+static void man_exit_table(const char *s)
 {
+	puts(".RS\n.PD 0");
+	for (const char *nl; *s; s = nl ? nl + 1 : s + strlen(s)) {
+		char line[256];
+		size_t code;
+
+		nl = strchr(s, '\n');
+		snprintf(line, sizeof(line), "%.*s", nl ? (int)(nl - s) : (int)strlen(s), s);
+		if (line[0] != ' ') {
+			puts(".PD\n.RE\n.IP");
+			roff_text(s);
+			putchar('\n');
+			return;
+		}
+		if (line[2] == ' ') { /* a meaning's further line */
+			roff_text(line + strspn(line, " "));
+			putchar('\n');
+			continue;
+		}
+		code = strstr(line + 2, "  ") ? (size_t)(strstr(line + 2, "  ") - line)
+					      : strlen(line);
+		line[code] = '\0';
+		puts(".TP");
+		fputs(".B ", stdout);
+		roff_text(line + 2);
+		putchar('\n');
+		if (code < sizeof(line) - 1 && line[code + 1]) {
+			roff_text(line + code + 1 + strspn(line + code + 1, " "));
+			putchar('\n');
+		}
+	}
+	puts(".PD\n.RE");
+}
+
+/* A synopsis line (cli.h: after "toolcell "), as .SY "toolcell NAME" and
+ * the rest: options in bold, what stands for a value in italics,
+ * brackets, '|', '<' and "..." in roman, a bracketed part never split. */
+static void roff_synopsis(const char *name, const char *line)
+{
+	size_t len = strlen(name);
+	const char *s = line, *rest;
+	int depth = 0;
+
+	fputs(".SY \"toolcell", stdout);
+	if (!strncmp(s, name, len) && (!s[len] || s[len] == ' ')) {
+		putchar(' ');
+		roff_text(name);
+		s += len + (s[len] == ' ');
+	}
+	puts("\"");
+	rest = s;
+	while (*s) {
+		size_t n = strcspn(s, " []|<,");
+		const char *dots = strstr(s, "...");
+		char word[128];
+
+		if (*s == ' ' && depth > 0) {
+			fputs("\\ ", stdout);
+			s++;
+			continue;
+		}
+		if (!strncmp(s, "...", 3)) {
+			fputs("\\&...", stdout);
+			s += 3;
+			continue;
+		}
+		if (n == 0) {
+			depth += *s == '[' ? 1 : *s == ']' ? -1 : 0;
+			putchar(*s++);
+			continue;
+		}
+		if (dots && (size_t)(dots - s) < n)
+			n = (size_t)(dots - s);
+		snprintf(word, sizeof(word), "%.*s", (int)n, s);
+		fputs(word[0] == '-' ? "\\fB" : "\\fI", stdout);
+		roff_text(word);
+		fputs("\\fR", stdout);
+		s += n;
+	}
+	if (s != rest)
+		putchar('\n');
+	puts(".YS");
+}
+
+static void man_synopsis(void)
+{
+	char line[256];
+
+	puts(".PD 0");
+	for (size_t i = 0; i < tc_cli_n_verbs; i++)
+		for (unsigned l = 0; tc_cli_usage_line(tc_cli_verbs[i].verb, l, line, sizeof(line));
+		     l++)
+			roff_synopsis(tc_cli_verbs[i].name, line);
+	puts(".PD");
+}
+
+/* Summary lines as a sentence: "A drop-in for python3: ... sandbox." */
+static void roff_sentence(const char *s)
+{
+	char first[2] = { (char)toupper((unsigned char)s[0]), '\0' };
+
+	roff_text(first);
+	roff_text(s + 1);
+	puts(".");
+}
+
+/* A command's own options, indented under its entry. */
+static void man_subopts(const struct tc_cli_verb *row)
+{
+	puts("Its options:");
 	puts(".RS");
-	for (size_t i = 0; i < tc_rootfs_build_n_opts; i++) {
-		const struct tc_rootfs_build_opt *o = &tc_rootfs_build_opts[i];
+	for (size_t i = 0; i < *row->n_subopts; i++) {
+		const struct tc_cli_subopt *o = &row->subopts[i];
 
 		puts(".TP");
 		fputs("\\fB", stdout);
@@ -101,6 +213,55 @@ static void man_rootfs_build(void)
 		puts(".");
 	}
 	puts(".RE");
+}
+
+static void man_commands(void)
+{
+	for (size_t i = 0; i < tc_cli_n_verbs; i++) {
+		const struct tc_cli_verb *row = &tc_cli_verbs[i];
+
+		puts(".TP");
+		fputs(".B ", stdout);
+		roff_text(row->name);
+		putchar('\n');
+		roff_sentence(row->summary);
+		if (row->subopts)
+			man_subopts(row);
+	}
+}
+
+/* Each command's exit status, as its --help says it; commands that share
+ * one (run and python) under one entry. */
+static void man_exit_status(void)
+{
+	for (size_t i = 0; i < tc_cli_n_verbs; i++) {
+		const char *text = tc_cli_exit_status(tc_cli_verbs[i].verb), *colon;
+		bool shown = false;
+
+		for (size_t j = 0; j < i; j++)
+			shown |= tc_cli_exit_status(tc_cli_verbs[j].verb) == text;
+		if (shown || !*text)
+			continue;
+		puts(".TP");
+		for (size_t j = i, first = 1; j < tc_cli_n_verbs; j++)
+			if (tc_cli_exit_status(tc_cli_verbs[j].verb) == text) {
+				printf("%s\\fB", first ? "" : ", ");
+				roff_text(tc_cli_verbs[j].name);
+				fputs("\\fR", stdout);
+				first = 0;
+			}
+		putchar('\n');
+		/* the help's "Exit status (call): " is the entry's head here */
+		colon = strchr(text, ':');
+		text = colon ? colon + 1 : text;
+		text += strspn(text, " ");
+		if (*text == '\n') {
+			man_exit_table(text + 1);
+		} else {
+			roff_text(text);
+			putchar('\n');
+		}
+	}
 }
 
 static void man_limits(void)
@@ -174,8 +335,12 @@ static int man(const char *template)
 			man_limits();
 		else if (!strcmp(line, "@ENVIRONMENT@\n"))
 			man_env();
-		else if (!strcmp(line, "@ROOTFS_BUILD_OPTIONS@\n"))
-			man_rootfs_build();
+		else if (!strcmp(line, "@SYNOPSIS@\n"))
+			man_synopsis();
+		else if (!strcmp(line, "@COMMANDS@\n"))
+			man_commands();
+		else if (!strcmp(line, "@EXIT_STATUS@\n"))
+			man_exit_status();
 		else
 			fputs(line, stdout);
 	}
@@ -226,13 +391,83 @@ static void bash_valued(void)
 			printf(" | %s", tc_limit_info[l].option);
 }
 
-static int bash(void)
+/* Every command's word, space-separated, for compgen -W. */
+static void bash_words(void)
 {
-	static const enum tc_verb verbs[] = { TC_VERB_RUN, TC_VERB_PYTHON, TC_VERB_CALL,
-					      TC_VERB_SESSION, TC_VERB_CHECK };
+	for (size_t i = 0; i < tc_cli_n_verbs; i++)
+		printf("%s%s", i ? " " : "", tc_cli_verbs[i].word);
+}
 
+/* The second word of a two-word command ("check" of "policy check"), or NULL. */
+static const char *second_word(const struct tc_cli_verb *row)
+{
+	const char *sp = strchr(row->name, ' ');
+
+	return sp ? sp + 1 : NULL;
+}
+
+/* A command with options of its own: its second word, values, options. */
+static void bash_subopts(const struct tc_cli_verb *row)
+{
+	printf("\t%s)\n", row->word);
+	if (second_word(row))
+		printf("\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+		       "\t\t\tmapfile -t COMPREPLY < <(compgen -W '%s' -- \"$cur\")\n"
+		       "\t\t\treturn 0\n"
+		       "\t\tfi\n",
+		       second_word(row));
+	puts("\t\tcase $prev in");
+	for (size_t i = 0; i < *row->n_subopts; i++) {
+		const char *m = row->subopts[i].metavar;
+
+		printf("\t\t%s) %s; return 0 ;;\n", row->subopts[i].name,
+		       !strcmp(m, "DIR")			  ? "_toolcell_dirs"
+		       : !strcmp(m, "FILE") || !strcmp(m, "PATH") ? "_toolcell_files"
+								  : "COMPREPLY=()");
+	}
+	puts("\t\tesac\n"
+	     "\t\tif [[ $cur == -* ]]; then");
+	fputs("\t\t\tmapfile -t COMPREPLY < <(compgen -W '", stdout);
+	for (size_t i = 0; i < *row->n_subopts; i++)
+		printf("%s ", row->subopts[i].name);
+	puts("--help' -- \"$cur\")\n"
+	     "\t\tfi\n"
+	     "\t\treturn 0 ;;");
+}
+
+/* The commands with no options: policy check (a FILE after its second
+ * word), version and help (nothing). */
+static void bash_plain(const struct tc_cli_verb *row)
+{
+	if (!second_word(row))
+		return;
+	printf("\t%s)\n"
+	       "\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n"
+	       "\t\t\tmapfile -t COMPREPLY < <(compgen -W '%s' -- \"$cur\")\n"
+	       "\t\telse\n"
+	       "\t\t\t_toolcell_files\n"
+	       "\t\tfi\n"
+	       "\t\treturn 0 ;;\n",
+	       row->word, second_word(row));
+}
+
+/* The commands whose options are tc_cli_opts[]'s: a case pattern. */
+static void bash_table_verbs(void)
+{
+	const char *sep = "\t";
+
+	for (size_t i = 0; i < tc_cli_n_verbs; i++)
+		if ((VB_SANDBOX | VB(TC_VERB_CHECK)) & VB(tc_cli_verbs[i].verb)) {
+			printf("%s%s", sep, tc_cli_verbs[i].word);
+			sep = " | ";
+		}
+	puts(") ;;");
+}
+
+static void bash_head(void)
+{
 	fputs("# bash completion for toolcell(1). Generated by tools/docgen.c from the\n"
-	      "# option table in src/cli-table.c: do not edit.\n"
+	      "# command and option tables in src/cli-table.c: do not edit.\n"
 	      "\n"
 	      "_toolcell_files() { compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- \"$cur\"); }\n"
 	      "_toolcell_dirs() { compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- \"$cur\"); }\n"
@@ -250,39 +485,34 @@ static int bash(void)
 	      "\t\tprev=${COMP_WORDS[COMP_CWORD - 1]}\n"
 	      "\tfi\n"
 	      "\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-	      "\t\tmapfile -t COMPREPLY < <(compgen -W 'run python call session check policy "
-	      "rootfs version help --help --version' -- \"$cur\")\n"
+	      "\t\tmapfile -t COMPREPLY < <(compgen -W '",
+	      stdout);
+	bash_words();
+	fputs(" --help --version' -- \"$cur\")\n"
 	      "\t\treturn 0\n"
 	      "\tfi\n"
 	      "\tcase $verb in\n"
 	      "\thelp)\n"
-	      "\t\t[ \"$COMP_CWORD\" -eq 2 ] && mapfile -t COMPREPLY < <(compgen -W 'run python "
-	      "call session check policy rootfs version help' -- \"$cur\")\n"
-	      "\t\treturn 0 ;;\n"
-	      "\tpolicy)\n"
-	      "\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-	      "\t\t\tmapfile -t COMPREPLY < <(compgen -W 'check' -- \"$cur\")\n"
-	      "\t\telse\n"
-	      "\t\t\t_toolcell_files\n"
-	      "\t\tfi\n"
-	      "\t\treturn 0 ;;\n"
-	      "\trootfs)\n"
-	      "\t\tif [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-	      "\t\t\tmapfile -t COMPREPLY < <(compgen -W 'build' -- \"$cur\")\n"
-	      "\t\telif [ \"$prev\" = --dest ]; then\n"
-	      "\t\t\t_toolcell_dirs\n"
-	      "\t\telif [[ $cur == -* ]]; then\n"
-	      "\t\t\tmapfile -t COMPREPLY < <(compgen -W '",
+	      "\t\t[ \"$COMP_CWORD\" -eq 2 ] && mapfile -t COMPREPLY < <(compgen -W '",
 	      stdout);
-	for (size_t i = 0; i < tc_rootfs_build_n_opts; i++)
-		printf("%s ", tc_rootfs_build_opts[i].name);
-	puts("--help' -- \"$cur\")\n"
-	     "\t\tfi\n"
-	     "\t\treturn 0 ;;\n"
-	     "\trun | python | call | session | check) ;;\n"
-	     "\t*) return 0 ;;\n"
-	     "\tesac\n"
-	     "\t# toolcell's options end at \"--\" or the first word that is neither an\n"
+	bash_words();
+	puts("' -- \"$cur\")\n"
+	     "\t\treturn 0 ;;");
+	for (size_t i = 0; i < tc_cli_n_verbs; i++) {
+		if (tc_cli_verbs[i].subopts)
+			bash_subopts(&tc_cli_verbs[i]);
+		else if (!((VB_SANDBOX | VB(TC_VERB_CHECK)) & VB(tc_cli_verbs[i].verb)))
+			bash_plain(&tc_cli_verbs[i]);
+	}
+	bash_table_verbs();
+	puts("\t*) return 0 ;;\n"
+	     "\tesac");
+}
+
+static int bash(void)
+{
+	bash_head();
+	puts("\t# toolcell's options end at \"--\" or the first word that is neither an\n"
 	     "\t# option nor an option's value\n"
 	     "\tfor ((i = 2; i < COMP_CWORD; i++)); do\n"
 	     "\t\tw=${COMP_WORDS[i]}\n"
@@ -312,10 +542,11 @@ static int bash(void)
 	     "\t\tesac\n"
 	     "\t\tif [[ $cur == -* ]]; then\n"
 	     "\t\t\tcase $verb in");
-	for (size_t v = 0; v < TC_ARRAY_SIZE(verbs); v++) {
-		printf("\t\t\t%s) mapfile -t COMPREPLY < <(compgen -W '",
-		       tc_cli_verb_name(verbs[v]));
-		bash_opts(verbs[v]);
+	for (size_t v = 0; v < tc_cli_n_verbs; v++) {
+		if (!((VB_SANDBOX | VB(TC_VERB_CHECK)) & VB(tc_cli_verbs[v].verb)))
+			continue;
+		printf("\t\t\t%s) mapfile -t COMPREPLY < <(compgen -W '", tc_cli_verbs[v].word);
+		bash_opts(tc_cli_verbs[v].verb);
 		puts(" ' -- \"$cur\") ;;");
 	}
 	puts("\t\t\tesac\n"

@@ -17,6 +17,8 @@
 #include "policy.h"
 #include "util.h"
 
+#include "cli-internal.h"
+
 /* A NULL-terminated argv starting with "toolcell", and its argc. */
 #define ARGV(...)	     ((char *[]){ "toolcell", __VA_ARGS__, NULL })
 #define ARGC(...)	     ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)) + 1)
@@ -71,9 +73,10 @@ static void test_no_command(void **state)
 	struct tc_error err = { 0 };
 	char *argv[] = { "toolcell", NULL };
 
-	expect_err(tc_cli_parse(1, argv, NULL, &cli, &err), &cli, &err,
-		   "no command given (commands: run, python, call, session, check, policy check, "
-		   "version, help; see 'toolcell --help')");
+	expect_err(
+		tc_cli_parse(1, argv, NULL, &cli, &err), &cli, &err,
+		"no command given (commands: run, python, call, session, check, policy check, serve, rootfs build, "
+		"version, help; see 'toolcell --help')");
 	assert_int_equal(cli.verb, TC_VERB_NONE);
 	assert_int_equal(cli.result_fd, -1);
 	assert_int_equal(cli.script_index, -1);
@@ -82,20 +85,20 @@ static void test_no_command(void **state)
 static void test_unknown_command(void **state)
 {
 	EXPECT_ERR("unknown command 'rnu'; did you mean 'run'? (commands: run, python, call, "
-		   "session, check, policy check, version, help)",
+		   "session, check, policy check, serve, rootfs build, version, help)",
 		   "rnu");
 	EXPECT_ERR("unknown command 'pyton'; did you mean 'python'? (commands: run, python, call, "
-		   "session, check, policy check, version, help)",
+		   "session, check, policy check, serve, rootfs build, version, help)",
 		   "pyton", "s.py");
 	EXPECT_ERR("unknown command 'chek'; did you mean 'check'? (commands: run, python, call, "
-		   "session, check, policy check, version, help)",
+		   "session, check, policy check, serve, rootfs build, version, help)",
 		   "chek");
 	EXPECT_ERR("unknown command 'frobnicate' (commands: run, python, call, session, check, "
-		   "policy check, version, help)",
+		   "policy check, serve, rootfs build, version, help)",
 		   "frobnicate");
 	EXPECT_ERR("unknown option '--memory' before the command; options follow it, as in "
 		   "'toolcell run --memory 256M PROGRAM' (commands: run, python, call, session, "
-		   "check, policy check, version, help)",
+		   "check, policy check, serve, rootfs build, version, help)",
 		   "--memory", "1G", "run", "ls");
 }
 
@@ -141,7 +144,7 @@ static void test_help_verbs(void **state)
 	EXPECT_HELP(TC_VERB_POLICY_CHECK, "policy", "--help");
 	EXPECT_HELP(TC_VERB_POLICY_CHECK, "policy", "check", "-h");
 	EXPECT_ERR("unknown command 'rnu'; did you mean 'run'? (commands: run, python, call, "
-		   "session, check, policy check, version, help)",
+		   "session, check, policy check, serve, rootfs build, version, help)",
 		   "help", "rnu");
 	EXPECT_ERR("help: unexpected argument 'x' (usage: toolcell help [COMMAND])", "help", "run",
 		   "x");
@@ -666,7 +669,7 @@ static void test_call(void **state)
 	assert_int_equal(PARSE(&cli, &err, "call", "--", "-tool.py"), 0);
 	assert_string_equal(cli.argv[0], "-tool.py");
 	tc_cli_release(&cli);
-	EXPECT_ERR("call: missing TOOL.py (usage: toolcell call [OPTIONS] TOOL.py < "
+	EXPECT_ERR("call: missing TOOL.py (usage: toolcell call [OPTIONS] [--] TOOL.py < "
 		   "request.json)",
 		   "call", "--quiet");
 	EXPECT_ERR("call: unexpected argument 'in.json' after TOOL.py; the request comes on "
@@ -709,7 +712,7 @@ static void test_check(void **state)
 		   "check --help')",
 		   "check", "--result=r");
 	EXPECT_ERR("check: unexpected argument 'p.json' (usage: toolcell check [--policy "
-		   "FILE])",
+		   "FILE] [--cgroup-parent DIR])",
 		   "check", "p.json");
 	EXPECT_ERR("check: unknown option '-x' (see 'toolcell check --help')", "check", "-x");
 }
@@ -1129,6 +1132,9 @@ static void test_help_texts(void **state)
 		[TC_VERB_SESSION] = "Usage: toolcell session ",
 		[TC_VERB_CHECK] = "Usage: toolcell check ",
 		[TC_VERB_POLICY_CHECK] = "Usage: toolcell policy check FILE",
+		[TC_VERB_SERVE] = "Usage: toolcell serve [--socket PATH] ",
+		[TC_VERB_ROOTFS_BUILD] =
+			"Usage: toolcell rootfs build [--name NAME] [--with PKG,...] [--dest DIR]\n",
 		[TC_VERB_VERSION] = "Usage: toolcell version",
 		[TC_VERB_HELP] = "Usage: toolcell help ",
 	};
@@ -1148,6 +1154,8 @@ static void test_help_texts(void **state)
 		"toolcell session ",
 		"toolcell check ",
 		"toolcell policy check FILE",
+		"toolcell serve [--socket PATH]",
+		"toolcell rootfs build [--name NAME]",
 		"toolcell version",
 		"toolcell help",
 		"--version",
@@ -1220,6 +1228,90 @@ static void test_help_texts(void **state)
 	assert_ptr_equal(tc_cli_help((enum tc_verb)99), overview);
 }
 
+/* The first line of text with the lines that continue it (indented) joined
+ * by one space: a wrapped synopsis as one line. */
+static const char *unwrapped(const char *text, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	for (const char *s = text; *s && *s != '\n' && k + 1 < n; s++) {
+		buf[k++] = *s;
+		if (s[1] == '\n' && s[2] == ' ' && s[3] == ' ' && s[4] == ' ') {
+			s += 1 + strspn(s + 2, " ");
+			buf[k++] = ' ';
+		}
+	}
+	buf[k] = '\0';
+	return buf;
+}
+
+/* The command table: one row per command, each found by its word, each
+ * with a synopsis, a summary and a help that starts with that synopsis and
+ * ends with its exit status; serve and rootfs build reach their own
+ * parsers with the whole command line. */
+static void test_verb_table(void **state)
+{
+	(void)state;
+	for (int v = TC_VERB_RUN; v <= TC_VERB_HELP; v++) {
+		const struct tc_cli_verb *row = tc_cli_verb_row((enum tc_verb)v);
+		size_t rows = 0;
+		char line[256], want[300], usage[512];
+
+		for (size_t i = 0; i < tc_cli_n_verbs; i++)
+			rows += tc_cli_verbs[i].verb == (enum tc_verb)v;
+		if (rows != 1 || !row)
+			fail_msg("command %d has %zu rows in tc_cli_verbs", v, rows);
+		assert_non_null(row->usage);
+		assert_non_null(row->summary);
+		for (const char *l = row->summary, *nl; l; l = nl ? nl + 1 : NULL) {
+			nl = strchr(l, '\n');
+			if ((nl ? (size_t)(nl - l) : strlen(l)) > 80 - 16)
+				fail_msg("%s: summary line over 64 columns", row->name);
+		}
+		/* its help starts with its synopsis and ends with its exit status */
+		assert_true(tc_cli_usage_line((enum tc_verb)v, 0, line, sizeof(line)));
+		snprintf(want, sizeof(want), "Usage: toolcell %s", line);
+		if (!tc_startswith(unwrapped(tc_cli_help((enum tc_verb)v), usage, sizeof(usage)),
+				   want))
+			fail_msg("'toolcell help %s' does not start with '%s'", row->name, want);
+		assert_non_null(strstr(tc_cli_help((enum tc_verb)v), tc_cli_exit_status(v)));
+		assert_true(tc_startswith(tc_cli_exit_status(v), "Exit status"));
+		/* the overview names it, with its summary's first line */
+		snprintf(want, sizeof(want), "\n  %-14s%.*s", row->name,
+			 (int)strcspn(row->summary, "\n"), row->summary);
+		if (!strstr(tc_cli_help(TC_VERB_NONE), want))
+			fail_msg("the overview has no line '%s'", want + 1);
+		/* its own options, each in its help */
+		for (size_t i = 0; row->subopts && i < *row->n_subopts; i++) {
+			snprintf(want, sizeof(want), "\n  %s %s ", row->subopts[i].name,
+				 row->subopts[i].metavar);
+			expect_mentions(tc_cli_help((enum tc_verb)v), want);
+			expect_mentions(line, row->subopts[i].name);
+		}
+	}
+	EXPECT_HELP(TC_VERB_SERVE, "help", "serve");
+	EXPECT_HELP(TC_VERB_ROOTFS_BUILD, "help", "rootfs");
+	EXPECT_HELP(TC_VERB_ROOTFS_BUILD, "help", "rootfs", "build");
+	EXPECT_ERR("help: unexpected argument 'x' (usage: toolcell help [COMMAND])", "help",
+		   "rootfs", "x");
+	struct tc_cli cli;
+	struct tc_error err = { 0 };
+
+	assert_int_equal(PARSE(&cli, &err, "serve", "--pool", "3"), 0);
+	assert_int_equal(cli.verb, TC_VERB_SERVE);
+	assert_int_equal(cli.argc, 4);
+	assert_string_equal(cli.argv[1], "serve");
+	assert_string_equal(cli.argv[3], "3");
+	tc_cli_release(&cli);
+	assert_int_equal(PARSE(&cli, &err, "rootfs", "build", "--name", "x"), 0);
+	assert_int_equal(cli.verb, TC_VERB_ROOTFS_BUILD);
+	assert_int_equal(cli.argc, 5);
+	assert_string_equal(cli.argv[1], "rootfs");
+	tc_cli_release(&cli);
+	assert_string_equal(tc_cli_verb_list(), "run, python, call, session, check, policy check, "
+						"serve, rootfs build, version, help");
+}
+
 /* A stored value as a policy file would write it: 256M, 0.5, 30. */
 static void policy_text(enum tc_unit unit, uint64_t v, char *buf, size_t n)
 {
@@ -1283,6 +1375,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_command),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_help_verbs),
+		cmocka_unit_test(test_verb_table),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_run_dashdash),
 		cmocka_unit_test(test_too_many_args),
