@@ -240,9 +240,38 @@ static void init_hold_nothing(struct tc_child_args *a)
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
-/* Reap until the tool ends (reported, then our exit takes every other
- * process of the namespace with it), forward outside signals to the tool,
- * and keep the wall clock's backstop. */
+static uint64_t us_of(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000u + (uint64_t)tv->tv_usec;
+}
+
+/* The tool is reaped: reap what else has ended, then say whether any
+ * process is left and, when none is, the init's rusage as waitid would give
+ * it now, so that toolcell may answer before the namespaces are torn down.
+ * The tool's orphans were ours before its exit was reported, so no child
+ * here (ECHILD) means no other process in the namespace. */
+static void exit_usage(struct tc_msg *m)
+{
+	struct rusage self, kids;
+	pid_t p;
+
+	do
+		p = waitpid(-1, NULL, WNOHANG | __WALL);
+	while (p > 0);
+	if (p == 0 || errno != ECHILD || getrusage(RUSAGE_SELF, &self) < 0 ||
+	    getrusage(RUSAGE_CHILDREN, &kids) < 0)
+		return; /* not alone, or no figures: toolcell waits for our end */
+	m->cpu_us[0] = us_of(&self.ru_utime) + us_of(&kids.ru_utime);
+	m->cpu_us[1] = us_of(&self.ru_stime) + us_of(&kids.ru_stime);
+	m->maxrss_kib =
+		(uint64_t)(self.ru_maxrss > kids.ru_maxrss ? self.ru_maxrss : kids.ru_maxrss);
+	m->alone = 1;
+}
+
+/* Reap until the tool ends (reported; then our exit takes every other
+ * process of the namespace with it, toolcell's kill when some were left),
+ * forward outside signals to the tool, and keep the wall clock's
+ * backstop. */
 _Noreturn static void init_wait(const struct tc_child_args *a, pid_t tool, const sigset_t *waitset)
 {
 	/* a warm sandbox waits for its call with no backstop of its own */
@@ -283,19 +312,27 @@ _Noreturn static void init_wait(const struct tc_child_args *a, pid_t tool, const
 			/* forward what comes from outside (a sender in an
 			 * ancestor namespace shows as pid 0); a process of the
 			 * sandbox signalling its init gets nothing for it */
-			if (si.si_pid == 0)
+			if (si.si_pid == 0 && tool)
 				kill(tool, sig);
 			continue;
 		}
 		for (;;) {
 			int status;
 			pid_t p = waitpid(-1, &status, WNOHANG | __WALL);
+			if (p < 0 && tool == 0)
+				_exit(0); /* the others ended first, and we reaped them */
 			if (p <= 0)
 				break;
 			if (p == tool) {
 				struct tc_msg m = { .type = TC_MSG_EXITED, .value = status };
+				exit_usage(&m);
 				tc_msg_send(a->sync_fd, &m, -1);
-				_exit(0);
+				if (m.alone)
+					_exit(0);
+				/* others run on: toolcell counts their CPU, then
+				 * kills us, and them with us (their CPU never
+				 * reaches our rusage then) */
+				tool = 0;
 			}
 		}
 	}

@@ -410,6 +410,8 @@ static int supervisor_new(struct tc_sandbox *r, struct tc_error *err)
 	s->helper_pidfd = TAKE_FD(r->helper_pidfd);
 	s->start_ns = r->t_cloned;
 	s->warm = r->spec->warm;
+	/* a leaf's figures are read when it is empty, after the teardown */
+	s->early_end = r->spec->early_end && r->cg.leaf_fd < 0;
 	s->wall_ms = limit[TC_LIMIT_WALL];
 	s->memory_max = limit[TC_LIMIT_MEMORY];
 	s->tasks_max = limit[TC_LIMIT_PIDS];
@@ -564,6 +566,15 @@ pid_t tc_sandbox_pid(const struct tc_sandbox *sb)
 	return sb->pid;
 }
 
+static void early_rusage(const struct tc_supervisor *s, struct rusage *ru)
+{
+	ru->ru_utime.tv_sec = (time_t)(s->alone_cpu_us[0] / 1000000u);
+	ru->ru_utime.tv_usec = (suseconds_t)(s->alone_cpu_us[0] % 1000000u);
+	ru->ru_stime.tv_sec = (time_t)(s->alone_cpu_us[1] / 1000000u);
+	ru->ru_stime.tv_usec = (suseconds_t)(s->alone_cpu_us[1] % 1000000u);
+	ru->ru_maxrss = (long)s->alone_maxrss_kib;
+}
+
 int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_sandbox_result *res,
 		      struct tc_error *err)
 {
@@ -591,8 +602,12 @@ int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_s
 	tc_closep(&s->in.dst);
 	tc_closep(&s->sync_fd);
 	/* the init's rusage includes every process it reaped and the ones
-	 * the kernel killed with it */
-	tc_pidfd_kill_reap(&sb->pidfd, &si, &ru);
+	 * the kernel killed with it; ended early, the init sent it, alone,
+	 * and its exit is left to tc_sandbox_release */
+	if (s->ended_early)
+		early_rusage(s, &ru);
+	else
+		tc_pidfd_kill_reap(&sb->pidfd, &si, &ru);
 	s->pidfd = -1;
 	if (!s->end_ns)
 		s->end_ns = tc_now_ns();

@@ -358,6 +358,7 @@ static const struct sock_filter init_prog[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 	INIT_ALLOW(SYS_rt_sigtimedwait),
 	INIT_ALLOW(SYS_wait4),
+	INIT_ALLOW(SYS_getrusage),
 	INIT_ALLOW(SYS_sendmsg),
 	INIT_ALLOW(SYS_kill),
 	INIT_ALLOW(SYS_exit_group),

@@ -88,7 +88,7 @@ void tc_serve_pool_drain(struct server *s);
 void tc_serve_entry_end(struct server *s, struct entry *e);
 void tc_serve_entry_on_output(struct server *s, struct entry *e);
 void tc_serve_entry_on_error(struct entry *e);
-void tc_serve_entry_on_status(struct entry *e);
+void tc_serve_entry_on_status(struct server *s, struct entry *e);
 void tc_serve_entry_on_writable(struct entry *e);
 void tc_serve_entry_on_exit(struct server *s, struct entry *e);
 void tc_serve_pool_on_deadlines(struct server *s, uint64_t now);

@@ -1,9 +1,12 @@
 /* `toolcell serve`'s warm entries (see serve.h): each is a runner child
- * that runs one whole sandbox with tc_sandbox_run, the tool's stdio relayed
- * on pipes to us. The warm harness writes one ready line (and what its
- * warm-up cost in CPU) before it reads anything; the frame of exactly one
- * request follows, then EOF. The runner sends the outcome back on a fourth
- * pipe when the sandbox is gone. The server's death ends the runner
+ * that drives one sandbox through the lifecycle (sandbox.h), the tool's
+ * stdio relayed on pipes to us. The warm harness writes one ready line (and
+ * what its warm-up cost in CPU) before it reads anything; the frame of
+ * exactly one request follows, then EOF. The runner sends the outcome back
+ * on a fourth pipe as soon as the tool has exited as the sandbox's last
+ * process and its output is drained (early_end), and only then waits for
+ * the namespaces' teardown: we answer on the outcome, not on the runner's
+ * exit, and count the entry until it exits. The server's death ends the runner
  * (PDEATHSIG), whose death ends the sandbox (the child's own PDEATHSIG),
  * whose init's death ends its PID namespace. Runs in the parent. */
 #include <errno.h>
@@ -79,9 +82,10 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 	char imports[TC_SERVE_IMPORTS_MAX * 65] = "";
 	char *argv[] = { "python3", "-I", (char *)s->setup->harness, imports, NULL };
 	struct tc_sandbox_spec spec = {
-		.cfg = &s->entry_cfg, .argv = argv, .cwd = "/", .io = TC_IO_RELAY
+		.cfg = &s->entry_cfg, .argv = argv, .cwd = "/", .io = TC_IO_RELAY, .early_end = true
 	};
 	struct tc_sandbox_result res = { 0 };
+	struct tc_sandbox *sb = NULL;
 	struct tc_error e = { 0 };
 	struct wire_outcome *w = malloc(sizeof(*w));
 	struct tc_outcome o;
@@ -101,9 +105,18 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 			 sp->has_preimport ? sp->preimport[i] : defaults[i]);
 	}
 	tc_outcome_init(&o);
-	tc_sandbox_run(&spec, &o, &res, &e);
+	if (tc_sandbox_start(&spec, &sb, &e) < 0) {
+		o.status = TC_STATUS_SANDBOX_ERROR;
+		o.err = e;
+	} else {
+		tc_sandbox_supervise(sb);
+		tc_sandbox_finish(sb, &o, &res, &e);
+	}
 	tc_serve_wire_pack(&o, res.exec_errno, w);
+	/* the answer goes now; the sandbox's teardown follows, off its path */
 	(void)tc_write_all(3, w, sizeof(*w));
+	close_range(0, 3, 0);
+	tc_sandbox_release(&sb);
 	_exit(0);
 }
 
@@ -375,22 +388,27 @@ static void ready_line(struct server *s, struct entry *e)
 	s->backoff_ms = 0;
 }
 
-/* Read what the fd has, into b while it stays within keep bytes. */
-static void drain_into(int fd, struct tc_buf *b, size_t keep)
+/* Read what the fd has, into b while it stays within keep bytes; at EOF
+ * close it (*fd -1), or poll would report its hang-up again and again
+ * while the runner tears its sandbox down. */
+static void drain_into(int *fd, struct tc_buf *b, size_t keep)
 {
 	char chunk[65536];
-	ssize_t n;
+	ssize_t n = -1;
 
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0 || (n < 0 && errno == EINTR))
+	while (*fd >= 0 &&
+	       ((n = read(*fd, chunk, sizeof(chunk))) > 0 || (n < 0 && errno == EINTR)))
 		if (n > 0 && b->len < keep)
 			(void)tc_buf_add(b, chunk,
 					 (size_t)n < keep - b->len ? (size_t)n : keep - b->len);
+	if (*fd >= 0 && n == 0)
+		tc_closep(fd);
 }
 
 void tc_serve_entry_on_output(struct server *s, struct entry *e)
 {
 	/* the runner caps the tool's stdout at the policy's limit already */
-	drain_into(e->from, &e->out, s->entry_cfg.limit[TC_LIMIT_STDOUT] + READY_LINE_MAX);
+	drain_into(&e->from, &e->out, s->entry_cfg.limit[TC_LIMIT_STDOUT] + READY_LINE_MAX);
 	if (e->state == ENTRY_STARTING && e->out.len)
 		ready_line(s, e);
 	if (e->state == ENTRY_READY && e->out.len)
@@ -399,12 +417,45 @@ void tc_serve_entry_on_output(struct server *s, struct entry *e)
 
 void tc_serve_entry_on_error(struct entry *e)
 {
-	drain_into(e->err, &e->errb, ERR_KEEP_MAX + (size_t)(64u << 20));
+	drain_into(&e->err, &e->errb, ERR_KEEP_MAX + (size_t)(64u << 20));
 }
 
-void tc_serve_entry_on_status(struct entry *e)
+/* The whole outcome, or NULL while it has not all arrived. */
+static struct wire_outcome *outcome_of(struct entry *e)
 {
-	drain_into(e->status, &e->st, sizeof(struct wire_outcome));
+	struct wire_outcome *w;
+
+	if (e->st.len != sizeof(struct wire_outcome))
+		return NULL;
+	w = (struct wire_outcome *)e->st.p;
+	tc_serve_wire_unpack(w);
+	return w;
+}
+
+/* The call's answer, from the outcome (NULL: the runner sent none). The
+ * runner wrote all of the tool's output before its outcome. */
+static void answer(struct server *s, struct entry *e, struct wire_outcome *w)
+{
+	struct call *c = e->call;
+
+	tc_serve_entry_on_output(s, e);
+	tc_serve_entry_on_error(e);
+	e->call = NULL;
+	tc_serve_answer_call(s, c, e, w ? &w->o : NULL);
+}
+
+void tc_serve_entry_on_status(struct server *s, struct entry *e)
+{
+	struct wire_outcome *w;
+
+	drain_into(&e->status, &e->st, sizeof(struct wire_outcome));
+	w = outcome_of(e);
+	if (!w || !e->call)
+		return;
+	/* the sandbox is being torn down: the entry counts until its runner
+	 * exits, but answers now */
+	answer(s, e, w);
+	e->state = ENTRY_ENDING;
 }
 
 static void unlink_entry(struct server *s, struct entry *e)
@@ -438,19 +489,13 @@ void tc_serve_entry_on_exit(struct server *s, struct entry *e)
 	struct wire_outcome *w = NULL;
 
 	waitpid(e->pid, NULL, 0);
+	tc_serve_entry_on_status(s, e); /* answers, if the outcome came */
 	tc_serve_entry_on_output(s, e);
 	tc_serve_entry_on_error(e);
-	tc_serve_entry_on_status(e);
-	if (e->st.len == sizeof(struct wire_outcome)) {
-		w = (struct wire_outcome *)e->st.p;
-		tc_serve_wire_unpack(w);
-	}
+	w = outcome_of(e);
 	unlink_entry(s, e);
 	if (e->call) {
-		struct call *c = e->call;
-
-		e->call = NULL;
-		tc_serve_answer_call(s, c, e, w ? &w->o : NULL);
+		answer(s, e, NULL); /* the runner died before its outcome */
 	} else if (e->state == ENTRY_STARTING) {
 		failed_start(s, e, w);
 	}

@@ -388,7 +388,7 @@ static bool slot_event(struct server *s, const struct slot *sl, short re)
 		tc_serve_entry_on_error(e);
 		return false;
 	case SLOT_STATUS:
-		tc_serve_entry_on_status(e);
+		tc_serve_entry_on_status(s, e);
 		return false;
 	case SLOT_TO:
 		tc_serve_entry_on_writable(e);

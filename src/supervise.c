@@ -33,6 +33,15 @@
 
 static int walk(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *ret_tasks, uint64_t *cpu);
 
+static void count_then_kill(struct tc_supervisor *s)
+{
+	/* the processes the kill takes are never reaped by the init, so their
+	 * CPU never reaches its rusage: count it now */
+	if (!s->killed_cpu_known && tc_supervise_cpu(s->pid, s->killed_cpu_ms) == 0)
+		s->killed_cpu_known = true;
+	pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0);
+}
+
 void tc_supervise_kill(struct tc_supervisor *s, enum tc_kill_reason why)
 {
 	if (s->init_exited)
@@ -41,11 +50,7 @@ void tc_supervise_kill(struct tc_supervisor *s, enum tc_kill_reason why)
 	 * checks run in the tie order of HACKING.md */
 	if (s->reason == TC_KILL_NONE)
 		s->reason = why;
-	/* the processes the kill takes are never reaped by the init, so their
-	 * CPU never reaches its rusage: count it now */
-	if (!s->killed_cpu_known && tc_supervise_cpu(s->pid, s->killed_cpu_ms) == 0)
-		s->killed_cpu_known = true;
-	pidfd_send_signal(s->pidfd, SIGKILL, NULL, 0);
+	count_then_kill(s);
 }
 
 static int read_small(const char *path, char *buf, size_t size)
@@ -233,6 +238,13 @@ static void on_sync(struct tc_supervisor *s)
 		s->tool_status_known = true;
 		s->tool_status = m.value;
 		s->exited_ns = tc_now_ns();
+		s->tool_alone = m.alone == 1;
+		memcpy(s->alone_cpu_us, m.cpu_us, sizeof(s->alone_cpu_us));
+		s->alone_maxrss_kib = m.maxrss_kib;
+		/* the tool left processes running: the init waits for us to
+		 * count them and end the run (no kill reason: the tool ended) */
+		if (!s->tool_alone && !s->init_exited)
+			count_then_kill(s);
 		break;
 	case TC_MSG_LISTENER:
 		take_fd(&s->listener, &fd);
@@ -469,6 +481,14 @@ bool tc_supervise_turn(struct tc_supervisor *s)
 		tc_supervise_kill(s, TC_KILL_OUTPUT);
 	if (s->init_exited && tc_stream_done(&s->out) && tc_stream_done(&s->err))
 		return s->done = true;
+	/* nothing of the tool's is left and nothing ended it: the init's exit
+	 * (the namespaces' teardown) can add nothing to the outcome */
+	if (s->early_end && s->tool_alone && s->reason == TC_KILL_NONE && tc_stream_done(&s->out) &&
+	    tc_stream_done(&s->err)) {
+		s->end_ns = now;
+		s->ended_early = true;
+		return s->done = true;
+	}
 	if (!s->init_exited) {
 		if (now >= s->deadline_ns)
 			tc_supervise_kill(s, TC_KILL_TIMEOUT);

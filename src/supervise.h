@@ -36,6 +36,10 @@ struct tc_supervisor {
 	int workspace_fd;	    /* the workspace's layer, once the child sent it; else -1 */
 	uint64_t start_ns, wall_ms; /* the wall clock: from start_ns (tc_supervise_begin) */
 	bool warm;		    /* no wall clock until tc_supervise_begin */
+	/* the run is over when the tool has exited as the sandbox's last
+	 * process and its output is drained, before the init's exit (which
+	 * tears the namespaces down): see ended_early */
+	bool early_end;
 	uint64_t memory_max, tasks_max;
 	uint64_t cpu_time_ms; /* RLIMIT_CPU as set: whole seconds */
 	uint64_t sample_ms;   /* between samples of memory and tasks */
@@ -46,6 +50,11 @@ struct tc_supervisor {
 	bool init_exited;
 	bool tool_status_known;
 	int tool_status; /* raw wait status of the tool */
+	/* TC_MSG_EXITED said the tool was the last process: the init's rusage
+	 * then (sync.h) */
+	bool tool_alone;
+	uint64_t alone_cpu_us[2], alone_maxrss_kib;
+	bool ended_early; /* done by early_end: the init is not reaped yet */
 	int exec_errno;
 	struct tc_error tool_err;  /* EXEC_FAILED */
 	struct tc_error setup_err; /* ERROR or a failure of ours during set-up */

@@ -31,7 +31,9 @@
  *                                            execve; if it fails:
  *                                            <--------------- EXEC_FAILED
  *                                         7. init: reaps; the tool's end:
- *                                            <--------------- EXITED (wait status)
+ *                                            <--------------- EXITED (wait status,
+ *                                                 the init's rusage, whether the
+ *                                                 tool was the last process)
  *                                            or its own backstop deadline:
  *                                            <--------------- DEADLINE
  *   Any failure of the child's set-up:    <--------------- ERROR, then _exit.
@@ -73,6 +75,14 @@ struct tc_msg {
 	int32_t value;
 	uint64_t t[TC_MARK__MAX]; /* TC_MSG_STAGES: CLOCK_MONOTONIC ns */
 	uint64_t cap_eff;	  /* TC_MSG_LISTENER */
+	/* TC_MSG_EXITED: the init's rusage once the tool is reaped, its own
+	 * and its reaped children's (what waitid would report for the init
+	 * then): CPU in microseconds (user, system) and the largest maxrss.
+	 * alone: 1 when no other process of the sandbox was left then and the
+	 * figures are filled, so they are the whole sandbox's */
+	uint64_t cpu_us[2];
+	uint64_t maxrss_kib;
+	uint32_t alone;
 	struct tc_error err;
 };
 

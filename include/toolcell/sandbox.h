@@ -68,6 +68,15 @@ struct tc_sandbox_spec {
 	 * neither blocks them nor reads them; the caller ends a sandbox with
 	 * tc_sandbox_kill. Otherwise each ends the run (status signaled). */
 	bool caller_signals;
+	/* The run is over (tc_sandbox_on_events says so, finish may come) as
+	 * soon as the tool has exited as the sandbox's last process, nothing
+	 * of toolcell's ended it and its output is drained: the outcome is the
+	 * same, from the init's rusage at that moment, and the namespaces'
+	 * teardown (milliseconds) is left to tc_sandbox_release, which waits
+	 * for it. Otherwise (another process still ran, a limit or a signal
+	 * ended the run, a cgroup leaf counts the figures) the run ends at the
+	 * init's exit as without it. */
+	bool early_end;
 };
 
 /* The running sandbox (sandbox.c); the caller holds a pointer. */

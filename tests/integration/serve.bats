@@ -292,6 +292,69 @@ PY
 	[ "$(answer 1 record.exit_code)" = 3 ]
 }
 
+@test "the answer at the tool's exit has the whole run's figures: exit code, signal, CPU, peak memory" {
+	start
+	cat >"$TC_TMP/burn.py" <<'PY'
+import sys, time
+t = time.process_time()
+while time.process_time() - t < 0.3:
+    pass
+b = bytearray(96 << 20)
+for i in range(0, len(b), 4096):
+    b[i] = 1
+del b
+print(round((time.process_time() - t) * 1000))
+sys.exit(4)
+PY
+	cat >"$TC_TMP/die.py" <<'PY'
+import os, signal
+os.kill(os.getpid(), signal.SIGKILL)
+PY
+	ask "$(req 1 exec "$TC_TMP/burn.py")" "$(req 2 exec "$TC_TMP/die.py")"
+	[ "$(answer 1 exit_code)" = 4 ]
+	[ "$(answer 1 record.status)" = exit_nonzero ]
+	[ "$(answer 1 record.exit_code)" = 4 ]
+	# the record counts at least what the tool counted of itself (each
+	# figure rounded down to the ms)
+	used=$(answer 1 stdout)
+	cpu=$(($(answer 1 record.cpu_user_ms) + $(answer 1 record.cpu_system_ms)))
+	[ "$cpu" -ge $((used - 2)) ]
+	[ "$(answer 1 record.memory_peak_bytes)" -ge $((96 << 20)) ]
+	[ "$(answer 2 record.status)" = signaled ]
+	[ "$(answer 2 record.signal_name)" = SIGKILL ]
+	[ "$(answer 2 exit_code)" = null ]
+}
+
+@test "a child left running by the tool: the answer waits for the sandbox's end, counts its CPU, leaves nothing" {
+	start
+	mark="serve-orphan-$$-$RANDOM"
+	# the child burns 0.3 s of CPU with its stdio closed, tells the tool,
+	# and goes on burning: the tool's output is over, its sandbox is not
+	cat >"$TC_TMP/orphan.py" <<'PY'
+import os, sys, time
+r, w = os.pipe()
+if os.fork() == 0:
+    null = os.open("/dev/null", os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    t = time.process_time()
+    while time.process_time() - t < 0.3:
+        pass
+    os.write(w, b"x")
+    os.execv("/usr/bin/python3", ["python3", "-c", "while True: pass", sys.argv[1]])
+os.close(w)
+os.read(r, 1)
+print("left")
+PY
+	ask "$(req 1 exec "$TC_TMP/orphan.py" '' "{\"argv\": [\"$mark\"]}")"
+	[ "$(answer 1 stdout)" = left ]
+	[ "$(answer 1 exit_code)" = 0 ]
+	# counted from /proc in clock ticks before the kill: 10 ms a process
+	cpu=$(($(answer 1 record.cpu_user_ms) + $(answer 1 record.cpu_system_ms)))
+	[ "$cpu" -ge 250 ]
+	run ! pgrep -f "$mark"
+}
+
 @test "a full queue answers Busy at once; the queued calls still run" {
 	start --pool 1 --max-sandboxes 1 --queue 1
 	sleeper_tool
