@@ -527,9 +527,16 @@ static void help_subopts(struct help_buf *b, const struct tc_cli_verb *row)
 
 	hb_printf(b, "Options:\n");
 	for (size_t i = 0; i < *row->n_subopts; i++) {
-		snprintf(left, sizeof(left), "%s %s", row->subopts[i].name,
-			 row->subopts[i].metavar);
-		hb_opt(b, left, row->subopts[i].desc);
+		const struct tc_cli_subopt *o = &row->subopts[i];
+		char desc[512];
+
+		snprintf(left, sizeof(left), "%s %s", o->name, o->metavar);
+		if (o->max)
+			snprintf(desc, sizeof(desc), "%s\n%s from 1 to %u", o->desc, o->metavar,
+				 o->max);
+		else
+			snprintf(desc, sizeof(desc), "%s", o->desc);
+		hb_opt(b, left, desc);
 	}
 	hb_opt(b, "-h, --help", "this text");
 	hb_printf(b, "\n");
@@ -555,6 +562,8 @@ static void help_build(struct help_buf *b, enum tc_verb verb)
 		help_subopts(b, row);
 	else if ((VB_SANDBOX | VB(TC_VERB_CHECK)) & VB(verb))
 		help_options_part(b, verb);
+	else
+		hb_printf(b, "Options:\n  -h, --help              this text\n\n");
 	if (page->after)
 		hb_printf(b, "%s", page->after);
 	hb_printf(b, "%s", page->exit_status);

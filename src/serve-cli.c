@@ -102,6 +102,11 @@ int tc_serve_cli_parse(int argc, char **argv, struct tc_serve_options *ret, bool
 		while (id < tc_serve_n_opts && (strlen(tc_serve_opts[id].name) != len ||
 						strncmp(a, tc_serve_opts[id].name, len)))
 			id++;
+		if (id == tc_serve_n_opts && a[0] != '-')
+			return tc_error_set(err, TC_STAGE_CLI, EINVAL,
+					    "serve: unexpected argument '%.64s'; serve takes only "
+					    "options (see 'toolcell serve --help')",
+					    a);
 		if (id == tc_serve_n_opts)
 			return tc_cli_unknown_option(err, TC_VERB_SERVE, a);
 		v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);

@@ -210,6 +210,8 @@ static void man_subopts(const struct tc_cli_verb *row)
 		roff_text(o->metavar);
 		puts("\\fR");
 		roff_text(o->desc);
+		if (o->max)
+			printf("; \\fI%s\\fR from 1 to %u", o->metavar, o->max);
 		puts(".");
 	}
 	puts(".RE");

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "policy.h"
+#include "serve.h"
 #include "util.h"
 
 #include "cli-internal.h"
@@ -1312,6 +1313,65 @@ static void test_verb_table(void **state)
 						"serve, rootfs build, version, help");
 }
 
+/* serve's own command line: its table's options, each number's range,
+ * refusals that name the option, and --help. */
+static void test_serve_cli(void **state)
+{
+	struct tc_serve_options o;
+	struct tc_error err = { 0 };
+	bool help;
+
+	(void)state;
+#define SERVE(...) tc_serve_cli_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), &o, &help, &err)
+	assert_int_equal(SERVE("serve"), 0);
+	assert_false(help);
+	assert_int_equal(o.pool, 2);
+	assert_int_equal(o.max_sandboxes, 16);
+	assert_int_equal(o.queue, 64);
+	assert_null(o.socket_path);
+	assert_null(o.policy_path);
+	assert_int_equal(SERVE("serve", "--pool", "3", "--queue=5", "--socket", "/run/x.sock",
+			       "--policy", "p.json", "--max-sandboxes=1024"),
+			 0);
+	assert_int_equal(o.pool, 3);
+	assert_int_equal(o.queue, 5);
+	assert_int_equal(o.max_sandboxes, 1024);
+	assert_string_equal(o.socket_path, "/run/x.sock");
+	assert_string_equal(o.policy_path, "p.json");
+	assert_int_equal(SERVE("serve", "--pool", "1", "--help"), 0);
+	assert_true(help);
+	assert_int_equal(SERVE("serve", "-h"), 0);
+	assert_true(help);
+	static const struct {
+		char *arg, *value;
+		const char *message;
+	} bad[] = {
+		{ "--pool", "0", "serve: --pool expects a number from 1 to 64" },
+		{ "--pool", "65", "serve: --pool expects a number from 1 to 64" },
+		{ "--pool", "-1", "serve: --pool expects a number from 1 to 64" },
+		{ "--queue", "4097", "serve: --queue expects a number from 1 to 4096" },
+		{ "--max-sandboxes", "1x",
+		  "serve: --max-sandboxes expects a number from 1 to 1024" },
+		{ "--socket", "rel.sock", "serve: --socket expects an absolute path" },
+		{ "--poll", "3",
+		  "serve: unknown option '--poll'; did you mean '--pool'? (see 'toolcell serve "
+		  "--help')" },
+		{ "--frobnicate", "3",
+		  "serve: unknown option '--frobnicate' (see 'toolcell serve --help')" },
+		{ "extra", "3",
+		  "serve: unexpected argument 'extra'; serve takes only options (see 'toolcell serve "
+		  "--help')" },
+		{ "--max-sandboxes", "1", "serve: --pool 2 is above --max-sandboxes 1" },
+	};
+	for (size_t i = 0; i < TC_ARRAY_SIZE(bad); i++) {
+		assert_int_equal(SERVE("serve", bad[i].arg, bad[i].value), -EINVAL);
+		assert_string_equal(err.message, bad[i].message);
+	}
+	assert_int_equal(SERVE("serve", "--pool"), -EINVAL);
+	assert_string_equal(err.message, "serve: --pool expects a number from 1 to 64");
+#undef SERVE
+}
+
 /* A stored value as a policy file would write it: 256M, 0.5, 30. */
 static void policy_text(enum tc_unit unit, uint64_t v, char *buf, size_t n)
 {
@@ -1376,6 +1436,7 @@ int main(void)
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_help_verbs),
 		cmocka_unit_test(test_verb_table),
+		cmocka_unit_test(test_serve_cli),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_run_dashdash),
 		cmocka_unit_test(test_too_many_args),
