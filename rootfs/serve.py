@@ -14,7 +14,7 @@ and blocks reading its stdin. Until then it has run only toolcell's code:
 no request has reached it. Then exactly one request frame arrives, and EOF:
 
     b"%-4s %09d %08d\\n" % (kind, len(source), len(meta))   24 bytes
-    meta: JSON {"name": "tool.py", "argv": [...]}
+    meta: JSON {"name": "tool.py", "argv": [...], "rlimits": {...}}
     source: the tool's or script's text (UTF-8)
     the rest: call: the request (JSON, the tool's args); exec: the script's stdin
 
@@ -101,6 +101,32 @@ def _exec(h, path, source, argv):
     h._script_mode(path, code)
 
 
+_RLIMITS = {"as": "RLIMIT_AS", "fsize": "RLIMIT_FSIZE", "nofile": "RLIMIT_NOFILE"}
+
+
+def _lower_rlimits(asked):
+    """The call's own limits, set before its code runs: each only lowers
+    what the entry has (a process can never raise them again). cpu_ms
+    counts from now: the warm-up's CPU is added and the sum cut to whole
+    seconds (never more than asked, as a one-shot run's start-up counts
+    against its own), soft (SIGXCPU) and hard a second later, as toolcell
+    sets RLIMIT_CPU."""
+    if not asked:
+        return
+    import resource
+
+    for key, value in asked.items():
+        if key == "cpu_ms":
+            t = os.times()
+            soft = max(1, int(t.user + t.system + value / 1000))
+            res, want = resource.RLIMIT_CPU, (soft, soft + 1)
+        else:
+            res, want = getattr(resource, _RLIMITS[key]), (value, value)
+        cur = resource.getrlimit(res)
+        low = [w if c == resource.RLIM_INFINITY else min(c, w) for c, w in zip(cur, want)]
+        resource.setrlimit(res, (min(low), low[1]))
+
+
 def main():
     h = _load_harness()
     _warm(sys.argv[1] if len(sys.argv) > 1 else "")
@@ -110,6 +136,7 @@ def main():
     meta = loads(_read_exactly(meta_len))
     source = _read_exactly(src_len)
     path = "/tool/" + meta["name"]
+    _lower_rlimits(meta.get("rlimits"))
     if kind == b"call":
         sys.argv = [path]
         _call(h, path, source)

@@ -114,9 +114,15 @@ int main(int argc, char **argv)
 	v.exe_dir = exe_dir;
 	if (tc_cli_parse(argc, argv, environ, &v.cli, &e) < 0)
 		exit(tc_verb_fail(&v, &e));
-	/* call --server: a warm pool answers, no sandbox of our own */
+	/* call and python --server: a warm pool answers, no sandbox of our own */
 	if (v.cli.verb == TC_VERB_CALL && v.cli.server)
-		exit(tc_serve_client_call(v.cli.server, v.cli.argv[0], TC_SERVE_CLIENT_MAX));
+		exit(tc_serve_client_call(&v.cli, TC_SERVE_CLIENT_MAX));
+	if (v.cli.verb == TC_VERB_PYTHON && v.cli.server) {
+		code = tc_serve_client_python(&v.cli, TC_SERVE_CLIENT_MAX, &v.end_signal);
+		if (v.end_signal)
+			end_like(v.end_signal);
+		exit(code);
+	}
 	/* fail closed: a run without an id would leave no trace */
 	if (runs_sandbox(v.cli.verb) && tc_run_begin(&v.run, tc_cli_verb_name(v.cli.verb), &e) < 0)
 		exit(tc_verb_fail(&v, &e));

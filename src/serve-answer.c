@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "audit.h"
+#include "base64.h"
 #include "protocol.h"
 #include "serve-internal.h"
 #include "util.h"
@@ -26,10 +27,12 @@ void tc_serve_conn_send(struct conn *c, const char *line, size_t len)
 }
 
 /* An answer line from a document and raw JSON members spliced in first
- * ("id") and last ("record"); both may be NULL. The document's own bytes
- * stay as they are (data is raw, byte for byte); a line break in it can
- * only be white space, which becomes a space, so the answer is one line. */
-static void send_spliced(struct conn *c, const char *id, const char *doc, const char *record)
+ * ("id", then extra: members such as "limits_clamped_to":{...}) and last
+ * ("record"); all but id may be NULL. The document's own bytes stay as
+ * they are (data is raw, byte for byte); a line break in it can only be
+ * white space, which becomes a space, so the answer is one line. */
+static void send_spliced(struct conn *c, const char *id, const char *extra, const char *doc,
+			 const char *record)
 {
 	struct tc_buf b = { 0 };
 	size_t n = strlen(doc);
@@ -40,6 +43,10 @@ static void send_spliced(struct conn *c, const char *id, const char *doc, const 
 		n--; /* the document's own closing brace */
 	tc_buf_add(&b, "{\"id\":", 6);
 	tc_buf_add(&b, id ? id : "null", strlen(id ? id : "null"));
+	if (extra) {
+		tc_buf_add(&b, ",", 1);
+		tc_buf_add(&b, extra, strlen(extra));
+	}
 	if (n > 1) {
 		tc_buf_add(&b, ",", 1);
 		tc_buf_add(&b, doc + 1, n - 1);
@@ -75,7 +82,7 @@ void tc_serve_answer_error(struct server *s, struct conn *c, const char *id, con
 	text = cJSON_PrintUnformatted(doc);
 	cJSON_Delete(doc);
 	if (text)
-		send_spliced(c, id, text, NULL);
+		send_spliced(c, id, NULL, text, NULL);
 	cJSON_free(text);
 }
 
@@ -155,28 +162,16 @@ static char *call_envelope(const struct tc_outcome *o, const struct tc_buf *out,
  * "key_base64". */
 static void add_bytes(cJSON *doc, const char *key, const struct tc_buf *b)
 {
-	static const char b64[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const unsigned char *p = (const unsigned char *)(b->p ? b->p : "");
+	const char *p = b->p ? b->p : "";
 	char name[32], *enc;
-	size_t n = b->len, j = 0;
 
-	if (tc_utf8_valid((const char *)p, n) && !memchr(p, '\0', n)) {
-		cJSON_AddStringToObject(doc, key, (const char *)p);
+	if (tc_utf8_valid(p, b->len) && !memchr(p, '\0', b->len)) {
+		cJSON_AddStringToObject(doc, key, p);
 		return;
 	}
-	enc = malloc(n / 3 * 4 + 5);
+	enc = tc_base64_encode(p, b->len);
 	if (!enc)
 		return;
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
-			     (i + 2 < n ? p[i + 2] : 0);
-		enc[j++] = b64[v >> 18 & 63];
-		enc[j++] = b64[v >> 12 & 63];
-		enc[j++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
-		enc[j++] = i + 2 < n ? b64[v & 63] : '=';
-	}
-	enc[j] = '\0';
 	snprintf(name, sizeof(name), "%s_base64", key);
 	cJSON_AddStringToObject(doc, name, enc);
 	free(enc);
@@ -205,6 +200,43 @@ static char *exec_answer(const struct tc_outcome *o, const struct tc_buf *out,
 	return text;
 }
 
+/* The last line of what the tool wrote on stderr that is not empty. */
+static bool last_line_starts(const struct tc_buf *b, const char *prefix)
+{
+	size_t end = b->len, start;
+
+	while (end && (b->p[end - 1] == '\n' || b->p[end - 1] == '\r'))
+		end--;
+	start = end;
+	while (start && b->p[start - 1] != '\n')
+		start--;
+	return end - start >= strlen(prefix) && !memcmp(b->p + start, prefix, strlen(prefix));
+}
+
+/* The call's own limits in the record, and what they did: an output cap of
+ * the server's ended it (OutputLimit, the output cut at the cap); under a
+ * lower memory limit of its own a MemoryError at its end is that limit's,
+ * as the one-shot run infers it for the policy's. */
+static void call_limits(const struct call *c, const struct entry *e, struct tc_outcome *o)
+{
+	for (int i = 0; i < TC_LIMIT__MAX; i++)
+		if (c->req.asked[i] || i == TC_LIMIT_WALL)
+			o->limit[i] = c->req.limit[i];
+	if (!c->timed_out && (c->over_stdout || c->over_stderr)) {
+		o->status = TC_STATUS_OUTPUT_LIMIT;
+		o->status_inferred = false;
+		o->stdout_truncated |= c->over_stdout;
+		o->stderr_truncated |= c->over_stderr;
+		tc_error_clear(&o->err);
+	}
+	if (c->req.asked[TC_LIMIT_MEMORY] && o->status == TC_STATUS_EXIT_NONZERO &&
+	    last_line_starts(&e->errb, "MemoryError") && o->memory_peak_bytes.known &&
+	    TC_MEMORY_PEAK_AT_LIMIT(o->memory_peak_bytes.value, o->limit[TC_LIMIT_MEMORY])) {
+		o->status = TC_STATUS_MEMORY_LIMIT;
+		o->status_inferred = true;
+	}
+}
+
 /* What the server knows better than the runner: the call's own clock and
  * CPU (from dispatch), a deadline it enforced, who called, provenance. */
 static void adjust(struct server *s, const struct call *c, const struct entry *e,
@@ -221,7 +253,7 @@ static void adjust(struct server *s, const struct call *c, const struct entry *e
 		o->status_inferred = false;
 		tc_error_clear(&o->err);
 	}
-	o->limit[TC_LIMIT_WALL] = c->req.limit_ms;
+	call_limits(c, e, o);
 	memcpy(o->policy_sha256, s->setup->policy_sha256, sizeof(o->policy_sha256));
 	memcpy(o->rootfs_sha256, s->setup->rootfs_sha256, sizeof(o->rootfs_sha256));
 	tc_hex_sha256(c->tool_sha256, o->tool_sha256);
@@ -233,11 +265,36 @@ static void adjust(struct server *s, const struct call *c, const struct entry *e
 	o->run = run;
 }
 
+/* "limits_clamped_to": {"memory": 268435456, "timeout": 30, ...}: the
+ * limits the request asked above the server's, with what the call ran
+ * with (seconds for times, bytes or counts for the rest); NULL when none. */
+static char *clamped_json(const struct tc_serve_request *r)
+{
+	struct tc_buf b = { 0 };
+	char num[64];
+
+	for (int i = 0; i < TC_LIMIT__MAX; i++) {
+		if (!r->clamped[i])
+			continue;
+		if (tc_limit_info[i].unit == TC_UNIT_MS)
+			snprintf(num, sizeof(num), "%.3f", (double)r->limit[i] / 1000);
+		else
+			snprintf(num, sizeof(num), "%llu", (unsigned long long)r->limit[i]);
+		tc_buf_add(&b, b.len ? ",\"" : "\"limits_clamped_to\":{\"", b.len ? 2 : 22);
+		tc_buf_add(&b, tc_limit_info[i].name, strlen(tc_limit_info[i].name));
+		tc_buf_add(&b, "\":", 2);
+		tc_buf_add(&b, num, strlen(num));
+	}
+	if (b.len && tc_buf_add(&b, "}", 1) < 0)
+		tc_buf_release(&b);
+	return b.p;
+}
+
 void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, struct tc_outcome *o)
 {
 	struct tc_outcome lost;
 	struct tc_run run = { 0 };
-	char *doc = NULL, *record = NULL;
+	char *doc = NULL, *record = NULL, *clamped = NULL;
 
 	if (!o) {
 		tc_outcome_init(&lost);
@@ -256,12 +313,14 @@ void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, str
 			      ? call_envelope(o, &e->out, s->setup->cfg->limit[TC_LIMIT_REQUEST])
 			      : exec_answer(o, &e->out, &e->errb);
 		record = record_json(c, o);
+		clamped = clamped_json(&c->req);
 		if (doc)
-			send_spliced(c->conn, c->req.id, doc, record);
+			send_spliced(c->conn, c->req.id, clamped, doc, record);
 		c->conn->calls--;
 	}
 	free(doc);
 	cJSON_free(record);
+	free(clamped);
 	tc_serve_request_release(&c->req);
 	free(c);
 }
@@ -333,6 +392,6 @@ void tc_serve_answer_stats(struct server *s, struct conn *c, const char *id)
 	text = cJSON_PrintUnformatted(doc);
 	cJSON_Delete(doc);
 	if (text)
-		send_spliced(c, id, text, NULL);
+		send_spliced(c, id, NULL, text, NULL);
 	cJSON_free(text);
 }

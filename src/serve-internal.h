@@ -33,8 +33,9 @@ struct call {
 	struct conn *conn; /* NULL once the caller went away */
 	struct tc_serve_request req;
 	uint64_t queued_ns, dispatch_ns, deadline_ns;
-	bool warm;	/* an entry was ready when the call came */
-	bool timed_out; /* the server ended it at its deadline */
+	bool warm;		       /* an entry was ready when the call came */
+	bool timed_out;		       /* the server ended it at its deadline */
+	bool over_stdout, over_stderr; /* it wrote past the call's own cap and was ended */
 	unsigned char tool_sha256[32];
 };
 

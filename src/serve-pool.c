@@ -235,6 +235,25 @@ void tc_serve_pool_fill(struct server *s)
 			fill_uid(s, c->uid);
 }
 
+/* The call's own rlimits, which the harness lowers for the tool's
+ * interpreter before the tool's code runs (an entry's own were set when
+ * it started, with the policy's values). */
+static void frame_rlimits(cJSON *meta, const struct tc_serve_request *r)
+{
+	static const struct {
+		enum tc_limit_id id;
+		const char *name;
+	} rl[] = { { TC_LIMIT_MEMORY, "as" },
+		   { TC_LIMIT_CPU_TIME, "cpu_ms" },
+		   { TC_LIMIT_FILE_SIZE, "fsize" },
+		   { TC_LIMIT_OPEN_FILES, "nofile" } };
+	cJSON *o = cJSON_AddObjectToObject(meta, "rlimits");
+
+	for (size_t i = 0; o && i < TC_ARRAY_SIZE(rl); i++)
+		if (r->asked[rl[i].id])
+			cJSON_AddNumberToObject(o, rl[i].name, (double)r->limit[rl[i].id]);
+}
+
 static int frame_build(struct call *c, struct tc_buf *f)
 {
 	static const char *const kinds[] = {
@@ -247,6 +266,7 @@ static int frame_build(struct call *c, struct tc_buf *f)
 	cJSON_AddStringToObject(meta, "name", c->req.name);
 	for (size_t i = 0; argv && i < c->req.argc; i++)
 		cJSON_AddItemToArray(argv, cJSON_CreateString(c->req.argv[i]));
+	frame_rlimits(meta, &c->req);
 	m = cJSON_PrintUnformatted(meta);
 	cJSON_Delete(meta);
 	if (!m)
@@ -405,10 +425,30 @@ static void drain_into(int *fd, struct tc_buf *b, size_t keep)
 		tc_closep(fd);
 }
 
+/* A call's own output cap (below the policy's, which the runner holds):
+ * what is past it is dropped and the call ended. */
+static void call_cap(struct entry *e, struct tc_buf *b, enum tc_limit_id id, bool *over)
+{
+	uint64_t cap;
+
+	if (!e->call || !e->call->req.asked[id])
+		return;
+	cap = e->call->req.limit[id];
+	if (b->len <= cap)
+		return;
+	b->len = cap;
+	b->p[cap] = '\0';
+	if (!*over)
+		tc_serve_entry_end(NULL, e);
+	*over = true;
+}
+
 void tc_serve_entry_on_output(struct server *s, struct entry *e)
 {
 	/* the runner caps the tool's stdout at the policy's limit already */
 	drain_into(&e->from, &e->out, s->entry_cfg.limit[TC_LIMIT_STDOUT] + READY_LINE_MAX);
+	if (e->call)
+		call_cap(e, &e->out, TC_LIMIT_STDOUT, &e->call->over_stdout);
 	if (e->state == ENTRY_STARTING && e->out.len)
 		ready_line(s, e);
 	if (e->state == ENTRY_READY && e->out.len)
@@ -418,6 +458,8 @@ void tc_serve_entry_on_output(struct server *s, struct entry *e)
 void tc_serve_entry_on_error(struct entry *e)
 {
 	drain_into(&e->err, &e->errb, ERR_KEEP_MAX + (size_t)(64u << 20));
+	if (e->call)
+		call_cap(e, &e->errb, TC_LIMIT_STDERR, &e->call->over_stderr);
 }
 
 /* The whole outcome, or NULL while it has not all arrived. */

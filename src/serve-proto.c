@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base64.h"
 #include "protocol.h"
 #include "serve.h"
 #include "util.h"
@@ -24,10 +25,13 @@ enum {
 	R_STDIN,
 	R_NAME,
 	R_TIMEOUT,
+	R_LIMITS,
+	R_STDIN64,
 	R__MAX
 };
-static const char *const request_keys[R__MAX] = { "id",	  "kind",  "source", "args",
-						  "argv", "stdin", "name",   "timeout_s" };
+static const char *const request_keys[R__MAX] = { "id",	    "kind",	   "source", "args",
+						  "argv",   "stdin",	   "name",   "timeout_s",
+						  "limits", "stdin_base64" };
 
 /* A decoded JSON string value from its raw bytes (already valid JSON):
  * -EINVAL when it is no string or holds a NUL. */
@@ -127,25 +131,6 @@ static int parse_argv(const char *raw, struct tc_serve_request *r, struct tc_err
 	return ret;
 }
 
-static int parse_timeout(const char *raw, uint64_t ceiling_ms, struct tc_serve_request *r,
-			 struct tc_error *err)
-{
-	char *end = NULL;
-	double t = strtod(raw, &end);
-
-	/* a JSON number (members are valid JSON), so strtod reads all of it */
-	if (!end || *end || !(t > 0))
-		return tc_error_set(err, STAGE, EINVAL,
-				    "request: \"timeout_s\" must be a number above 0 (seconds; "
-				    "the policy's limit is %.3f s)",
-				    (double)ceiling_ms / 1000);
-	if (t * 1000 < (double)ceiling_ms)
-		r->limit_ms = (uint64_t)(t * 1000 + 0.999);
-	if (!r->limit_ms)
-		r->limit_ms = 1;
-	return 0;
-}
-
 static int parse_kind(const char *raw, struct tc_serve_request *r, struct tc_error *err)
 {
 	static const struct {
@@ -167,31 +152,37 @@ static int parse_kind(const char *raw, struct tc_serve_request *r, struct tc_err
 /* The members a kind allows; any other is a mistake worth naming. */
 static int check_members(char *const *m, enum tc_serve_kind kind, struct tc_error *err)
 {
-	static const bool allowed[][R__MAX] = {
-		[TC_SERVE_CALL] = { [R_ID] = 1,
-				    [R_KIND] = 1,
-				    [R_SOURCE] = 1,
-				    [R_ARGS] = 1,
-				    [R_NAME] = 1,
-				    [R_TIMEOUT] = 1 },
-		[TC_SERVE_EXEC] = { [R_ID] = 1,
-				    [R_KIND] = 1,
-				    [R_SOURCE] = 1,
-				    [R_ARGV] = 1,
-				    [R_STDIN] = 1,
-				    [R_NAME] = 1,
-				    [R_TIMEOUT] = 1 },
-		[TC_SERVE_STATS] = { [R_ID] = 1, [R_KIND] = 1 },
+	/* for each member, the kinds it belongs in */
+	enum {
+		CALL = 1u << TC_SERVE_CALL,
+		EXEC = 1u << TC_SERVE_EXEC,
+		ALL = 7
+	};
+	static const unsigned allowed[R__MAX] = {
+		[R_ID] = ALL,
+		[R_KIND] = ALL,
+		[R_SOURCE] = CALL | EXEC,
+		[R_ARGS] = CALL,
+		[R_ARGV] = EXEC,
+		[R_STDIN] = EXEC,
+		[R_NAME] = CALL | EXEC,
+		[R_TIMEOUT] = CALL | EXEC,
+		[R_LIMITS] = CALL | EXEC,
+		[R_STDIN64] = EXEC,
 	};
 
 	for (size_t i = 0; i < R__MAX; i++)
-		if (m[i] && !allowed[kind][i])
+		if (m[i] && !(allowed[i] & 1u << kind))
 			return tc_error_set(err, STAGE, EINVAL,
 					    "request: \"%s\" does not belong in a \"%s\" request",
 					    request_keys[i],
 					    kind == TC_SERVE_CALL   ? "call"
 					    : kind == TC_SERVE_EXEC ? "exec"
 								    : "stats");
+	if (m[R_STDIN] && m[R_STDIN64])
+		return tc_error_set(err, STAGE, EINVAL,
+				    "request: \"stdin\" and \"stdin_base64\" are the same input: "
+				    "give one");
 	if (kind != TC_SERVE_STATS && !m[R_SOURCE])
 		return tc_error_set(err, STAGE, EINVAL,
 				    "request: \"source\" is missing (the tool's source text; the "
@@ -199,9 +190,39 @@ static int check_members(char *const *m, enum tc_serve_kind kind, struct tc_erro
 	return 0;
 }
 
-static int parse_members(char *const *m, size_t request_max, uint64_t ceiling_ms,
+/* "stdin_base64": the script's stdin as bytes, any bytes. */
+static int parse_stdin64(const char *raw, size_t request_max, struct tc_serve_request *r,
+			 struct tc_error *err)
+{
+	size_t len = strlen(raw);
+	int ret;
+
+	/* base64 has no escapes: the raw string's text is the encoding */
+	if (len < 2 || raw[0] != '"' || memchr(raw + 1, '\\', len - 2))
+		ret = -EINVAL;
+	else if ((len - 2) / 4 * 3 > request_max + 2)
+		return tc_error_set(err, STAGE, E2BIG,
+				    "request: \"stdin_base64\" is longer than the %zu-byte limit",
+				    request_max);
+	else
+		ret = tc_base64_decode(raw + 1, len - 2, &r->input, &r->input_len);
+	if (ret == -ENOMEM)
+		return tc_error_set(err, STAGE, ENOMEM, "request: out of memory");
+	if (ret < 0)
+		return tc_error_set(err, STAGE, EINVAL,
+				    "request: \"stdin_base64\" must be a base64 string (RFC 4648, "
+				    "padded)");
+	if (r->input_len > request_max)
+		return tc_error_set(err, STAGE, E2BIG,
+				    "request: \"stdin_base64\" is longer than the %zu-byte limit",
+				    request_max);
+	return 0;
+}
+
+static int parse_members(char *const *m, size_t max_bytes, const uint64_t *ceiling,
 			 struct tc_serve_request *r, struct tc_error *err)
 {
+	size_t request_max = ceiling[TC_LIMIT_REQUEST];
 	int ret = parse_kind(m[R_KIND], r, err);
 
 	if (ret >= 0)
@@ -211,13 +232,15 @@ static int parse_members(char *const *m, size_t request_max, uint64_t ceiling_ms
 	ret = decode_string(m[R_SOURCE], "source", request_max, &r->source, &r->source_len, err);
 	if (ret >= 0 && m[R_NAME])
 		ret = parse_name(m[R_NAME], r, err);
-	if (ret >= 0 && m[R_TIMEOUT])
-		ret = parse_timeout(m[R_TIMEOUT], ceiling_ms, r, err);
+	if (ret >= 0)
+		ret = tc_serve_limits_parse(m[R_LIMITS], m[R_TIMEOUT], max_bytes, ceiling, r, err);
 	if (ret >= 0 && m[R_ARGV])
 		ret = parse_argv(m[R_ARGV], r, err);
 	if (ret >= 0 && m[R_STDIN])
 		ret = decode_string(m[R_STDIN], "stdin", request_max, &r->input, &r->input_len,
 				    err);
+	if (ret >= 0 && m[R_STDIN64])
+		ret = parse_stdin64(m[R_STDIN64], request_max, r, err);
 	if (ret >= 0 && r->kind == TC_SERVE_CALL) {
 		r->input_len = m[R_ARGS] ? strlen(m[R_ARGS]) : 4;
 		if (r->input_len > request_max)
@@ -231,13 +254,18 @@ static int parse_members(char *const *m, size_t request_max, uint64_t ceiling_ms
 	return ret;
 }
 
-int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes, size_t request_max,
-			   uint64_t ceiling_ms, struct tc_serve_request *ret, struct tc_error *err)
+int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes,
+			   const uint64_t ceiling[TC_LIMIT__MAX], struct tc_serve_request *ret,
+			   struct tc_error *err)
 {
 	char *m[R__MAX] = { 0 };
 	int r;
 
-	*ret = (struct tc_serve_request){ .limit_ms = ceiling_ms ? ceiling_ms : 1 };
+	*ret = (struct tc_serve_request){ .limit_ms = ceiling[TC_LIMIT_WALL]
+							      ? ceiling[TC_LIMIT_WALL]
+							      : 1 };
+	memcpy(ret->limit, ceiling, sizeof(ret->limit));
+	ret->limit[TC_LIMIT_WALL] = ret->limit_ms;
 	snprintf(ret->name, sizeof(ret->name), "tool.py");
 	r = tc_json_members(line, len, max_bytes, STAGE, request_keys, R__MAX, m, err);
 	if (r < 0)
@@ -250,7 +278,7 @@ int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes, size_
 		r = tc_error_set(err, STAGE, EINVAL,
 				 "request: \"id\" must be a string or a number");
 	if (r >= 0)
-		r = parse_members(m, request_max, ceiling_ms, ret, err);
+		r = parse_members(m, max_bytes, ceiling, ret, err);
 	for (size_t i = 0; i < R__MAX; i++)
 		free(m[i]);
 	return r;

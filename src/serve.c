@@ -190,8 +190,7 @@ static void on_line(struct server *s, struct conn *c, const char *line, size_t l
 
 	if (len == 0)
 		return;
-	if (tc_serve_request_parse(line, len, TC_SERVE_LINE_MAX(req_max), req_max,
-				   cfg->limit[TC_LIMIT_WALL], &req, &e) < 0)
+	if (tc_serve_request_parse(line, len, TC_SERVE_LINE_MAX(req_max), cfg->limit, &req, &e) < 0)
 		tc_serve_answer_error(s, c, req.id, "BadRequest", e.message);
 	else if (req.kind == TC_SERVE_STATS)
 		tc_serve_answer_stats(s, c, req.id);

@@ -52,15 +52,38 @@ struct tc_serve_request {
 	char *argv[TC_SERVE_ARGV_MAX];	  /* exec: decoded; owned */
 	size_t argc;
 	uint64_t limit_ms; /* this call's wall time: the ceiling, or "timeout_s" below it */
+	/* This call's limits: the server's, or lower ones the request's
+	 * "limits" (and "timeout_s") asked for; limit[TC_LIMIT_WALL] ==
+	 * limit_ms. asked: the request set it; clamped: it asked for more than
+	 * the server's and got the server's. */
+	uint64_t limit[TC_LIMIT__MAX];
+	bool asked[TC_LIMIT__MAX], clamped[TC_LIMIT__MAX];
 };
 
-/* Check one request line of at most max_bytes. "args" (call) is any JSON
- * value of at most request_max bytes; "timeout_s" only lowers ceiling_ms.
- * -EINVAL (err says why; ret->id is set when the line had a valid one),
- * -E2BIG, -ENOMEM. Release with tc_serve_request_release, also after a
- * failure. Pure. */
-int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes, size_t request_max,
-			   uint64_t ceiling_ms, struct tc_serve_request *ret, struct tc_error *err);
+/* Whether a request's "limits" may set limit id: the wall clock, the
+ * output caps (the server's), and the rlimits the warm harness lowers for
+ * the tool's interpreter before its code runs (memory, cpu_time,
+ * file_size, open_files). The rest are fixed when an entry starts. */
+bool tc_serve_limit_per_call(enum tc_limit_id id);
+
+/* Fill r->limit (and asked, clamped, limit_ms) from the raw JSON of a
+ * request's "limits" object and "timeout_s" number (either may be NULL)
+ * against ceiling. -EINVAL with err naming the key. Pure
+ * (serve-limits.c). */
+int tc_serve_limits_parse(const char *raw, const char *timeout_s, size_t max_bytes,
+			  const uint64_t *ceiling, struct tc_serve_request *r,
+			  struct tc_error *err);
+
+/* Check one request line of at most max_bytes against the server's
+ * limits (ceiling, indexed by enum tc_limit_id). "source", "args" (call:
+ * any JSON value) and "stdin" (or "stdin_base64") are each at most
+ * ceiling[TC_LIMIT_REQUEST] bytes; "timeout_s" and "limits" only lower
+ * the ceiling (a higher value is clamped to it). -EINVAL (err says why;
+ * ret->id is set when the line had a valid one), -E2BIG, -ENOMEM. Release
+ * with tc_serve_request_release, also after a failure. Pure. */
+int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes,
+			   const uint64_t ceiling[TC_LIMIT__MAX], struct tc_serve_request *ret,
+			   struct tc_error *err);
 void tc_serve_request_release(struct tc_serve_request *r);
 
 /* The policy's "serve" section (policy keys serve.allow_uids,
@@ -119,9 +142,22 @@ struct tc_serve_setup {
  * status (0, or 125 when it could not start, with the reason on stderr). */
 int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup *setup);
 
+struct tc_cli;
+
 /* `toolcell call --server SOCKET TOOL.py < request`: send the tool's
- * source and the request to a server, print the envelope; returns the
- * exit status of `call` (0 ok, 1 the tool failed, 125 toolcell's own). */
-int tc_serve_client_call(const char *socket_path, const char *tool_path, size_t request_max);
+ * source, the request and the command line's per-call limits to the
+ * server cli->server, print the envelope (and the record to --result);
+ * returns the exit status of `call` (0 ok, 1 the tool failed, 125
+ * toolcell's own). Options a server cannot take are refused (125). */
+int tc_serve_client_call(const struct tc_cli *cli, size_t request_max);
+
+/* `toolcell python --server SOCKET SCRIPT [ARGS]`: send the script's
+ * source, its arguments, stdin (read whole, at most request_max bytes) and
+ * the per-call limits as an exec request; write the script's stdout and
+ * stderr to ours and return its exit status as `toolcell python` gives
+ * it (124 for a time limit, 125 for toolcell's own failures); a script
+ * ended by a signal returns 125 with *ret_signal set, for the caller to
+ * end by the same signal. */
+int tc_serve_client_python(const struct tc_cli *cli, size_t request_max, int *ret_signal);
 
 #endif

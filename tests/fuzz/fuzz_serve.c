@@ -3,8 +3,10 @@
  * -E2BIG or -ENOMEM with a message on refusal, and what it accepts must
  * hold to the limits: a source, args and stdin within the request limit,
  * no NUL in the source, a tool name ending in .py without a slash, at
- * most TC_SERVE_ARGV_MAX arguments, a time limit within the ceiling, and
- * an id that is itself one valid JSON value. The policy's "serve" section
+ * most TC_SERVE_ARGV_MAX arguments, a time limit within the ceiling, the
+ * call's own limits ("limits", "timeout_s") never above the server's and
+ * only those a call may set, a "stdin_base64" decoded within the request
+ * limit, and an id that is itself one valid JSON value. The policy's "serve" section
  * parser gets the same bytes. */
 #include <errno.h>
 #include <stdint.h>
@@ -19,13 +21,20 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check_accepted(const struct tc_serve_request *r, uint64_t ceiling)
+static void check_accepted(const struct tc_serve_request *r, const uint64_t *ceiling)
 {
 	struct tc_error err = { 0 };
 	size_t n = strlen(r->name);
 
-	if (r->limit_ms == 0 || r->limit_ms > ceiling)
+	if (r->limit_ms == 0 || r->limit_ms > ceiling[TC_LIMIT_WALL] ||
+	    r->limit[TC_LIMIT_WALL] != r->limit_ms)
 		abort();
+	/* a call's limits only tighten, and only those a call may set */
+	for (int i = 0; i < TC_LIMIT__MAX; i++)
+		if (r->limit[i] > ceiling[i] || (r->asked[i] && !tc_serve_limit_per_call(i)) ||
+		    (r->clamped[i] && (!r->asked[i] || r->limit[i] != ceiling[i])) ||
+		    (!r->asked[i] && r->limit[i] != ceiling[i]))
+			abort();
 	if (r->id &&
 	    tc_json_validate(r->id, strlen(r->id), FUZZ_MAX_BYTES, TC_STAGE_REQUEST, &err) != 0)
 		abort();
@@ -35,7 +44,8 @@ static void check_accepted(const struct tc_serve_request *r, uint64_t ceiling)
 		abort();
 	if (n < 4 || strcmp(r->name + n - 3, ".py") || strchr(r->name, '/'))
 		abort();
-	if (r->argc > TC_SERVE_ARGV_MAX || (r->input && r->input_len > FUZZ_REQUEST_MAX))
+	if (r->argc > TC_SERVE_ARGV_MAX || (r->input && r->input_len > FUZZ_REQUEST_MAX) ||
+	    (r->input && r->input[r->input_len] != '\0'))
 		abort();
 	if (r->kind == TC_SERVE_CALL &&
 	    (!r->input ||
@@ -48,16 +58,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tc_serve_request req;
 	struct tc_serve_policy pol;
 	struct tc_error err = { 0 };
-	uint64_t ceiling = 1 + (size ? data[0] : 0) * 1000ull;
-	int r = tc_serve_request_parse((const char *)data, size, FUZZ_MAX_BYTES, FUZZ_REQUEST_MAX,
-				       ceiling, &req, &err);
+	uint64_t ceiling = 1 + (size ? data[0] : 0) * 1000ull, limits[TC_LIMIT__MAX];
+	int r;
+
+	/* the server's limits: the built-in defaults, a wall clock and request
+	 * size of the fuzzer's choice */
+	for (int i = 0; i < TC_LIMIT__MAX; i++)
+		limits[i] = tc_limit_info[i].def;
+	limits[TC_LIMIT_WALL] = ceiling;
+	limits[TC_LIMIT_REQUEST] = FUZZ_REQUEST_MAX;
+	r = tc_serve_request_parse((const char *)data, size, FUZZ_MAX_BYTES, limits, &req, &err);
 
 	if (r != 0 && r != -EINVAL && r != -E2BIG && r != -ENOMEM)
 		abort();
 	if (r < 0 && !err.message[0])
 		abort();
 	if (r == 0)
-		check_accepted(&req, ceiling);
+		check_accepted(&req, limits);
 	tc_serve_request_release(&req);
 	{
 		char *copy = malloc(size + 1);

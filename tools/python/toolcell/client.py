@@ -17,8 +17,11 @@ Four entry points, one per way a framework runs Python tools:
 
     Client(socket_path=None)
         `toolcell serve`'s client (toolcell.serve): one persistent connection;
-        call(source, args), exec(source, argv, stdin) and stats(), each
-        answered from a fresh warm sandbox.
+        call(source, args, **limits), exec(source, argv, stdin, **limits),
+        exec_bytes() and stats(), each answered from a fresh warm sandbox;
+        a call's limits (timeout, memory, cpu_time, file_size, open_files,
+        stdout_size, stderr_size) only lower the server's; the server's
+        refusals raise ToolcellRefused with its words.
 
     Session(allowed_imports=None, default_imports=None, **limits)
         `toolcell session`: a long-lived interpreter that keeps globals

@@ -10,17 +10,28 @@ UNIX socket, JSON lines both ways (README "A warm pool: toolcell serve").
 
 call() and exec() send the tool's source (the server never reads a file for
 a caller; call_file() reads one here and sends its text) and return the
-answer as a dict: the tool's failures, the limits that ended it and the
-server's Busy are answers with ok false, never exceptions. Each call runs in
-a fresh sandbox from the server's warm pool. One request is in flight at a
-time per Client; answers to other ids (none, used this way) are kept.
+answer as a dict: the tool's failures and the limits that ended it are
+answers with ok false, never exceptions. Each call runs in a fresh sandbox
+from the server's warm pool. One request is in flight at a time per Client;
+answers to other ids (none, used this way) are kept.
 
-Errors: ToolcellRefused when the server refuses the connection
-(PermissionDenied: the policy's serve.allow_uids / serve.allow_gids);
-ToolcellError when the connection breaks or an answer is not JSON; OSError
-when the socket cannot be reached.
+A call's own limits are keyword arguments named like the policy's limits
+(and toolcell's options, '_' for '-'): timeout (seconds), memory ("128M" or
+bytes), cpu_time (seconds), file_size, open_files, stdout_size, stderr_size.
+Each only lowers the server's; one above it is clamped to it, and the answer
+says so in "limits_clamped_to". exec()'s stdin may be str or bytes (bytes
+that are not UTF-8 go as "stdin_base64"); stdout and stderr come back as
+text, or as "stdout_base64" / "stderr_base64" when they are not UTF-8
+(exec_bytes() decodes them).
+
+Errors: ToolcellRefused, with the server's own message and .type, when the
+server refuses the request or the connection (BadRequest, Busy,
+PermissionDenied) or could not build the call's sandbox (SandboxError);
+.envelope holds the answer. ToolcellError when the connection breaks or an
+answer is not JSON; OSError when the socket cannot be reached.
 """
 
+import base64
 import itertools
 import json
 import os
@@ -31,6 +42,22 @@ from toolcell.client import ToolcellError, ToolcellRefused
 __all__ = ["Client"]
 
 ANSWER_MAX = 512 * 1024 * 1024  # bytes of one answer line accepted
+# the limits a call may set for itself (README, "A warm pool")
+LIMITS = ("timeout", "memory", "cpu_time", "file_size", "open_files", "stdout_size",
+          "stderr_size")
+# toolcell's own refusals and failures: raised, never returned
+REFUSALS = ("BadRequest", "Busy", "PermissionDenied", "SandboxError")
+
+
+def _raise_refusal(answer):
+    """The answer, unless it is toolcell's refusal of the request or its
+    failure to build the sandbox: then ToolcellRefused with its words."""
+    error = answer.get("error")
+    if (isinstance(error, dict) and error.get("source") == "toolcell"
+            and error.get("type") in REFUSALS):
+        raise ToolcellRefused(error.get("message", error["type"]), type=error["type"],
+                              envelope=answer, record=answer.get("record"))
+    return answer
 
 
 def default_socket():
@@ -65,30 +92,54 @@ class Client:
             self._sock.close()
             self._sock = None
 
-    def call(self, source, args=None, *, name=None, timeout_s=None):
+    def call(self, source, args=None, *, name=None, timeout_s=None, **limits):
         """run(args) of the tool whose text is source: the `call` envelope
         plus "id" and "record"."""
-        return self._ask({"kind": "call", "source": source, "args": args}, name, timeout_s)
+        return self._ask({"kind": "call", "source": source, "args": args}, name, timeout_s,
+                         limits)
 
-    def call_file(self, path, args=None, *, timeout_s=None):
+    def call_file(self, path, args=None, *, timeout_s=None, **limits):
         """call() with the text of the tool file at path (read here)."""
         with open(path, encoding="utf-8") as f:
             source = f.read()
         name = os.path.basename(path)
         return self.call(source, args, name=name if name.endswith(".py") else None,
-                         timeout_s=timeout_s)
+                         timeout_s=timeout_s, **limits)
 
-    def exec(self, source, argv=(), stdin="", *, name=None, timeout_s=None):
+    def exec(self, source, argv=(), stdin="", *, name=None, timeout_s=None, **limits):
         """The script whose text is source, as python3 SCRIPT ARGV... with
-        stdin: ok, status, exit_code, signal, stdout, stderr and record."""
-        return self._ask({"kind": "exec", "source": source, "argv": list(argv), "stdin": stdin},
-                         name, timeout_s)
+        stdin (str or bytes): ok, status, exit_code, signal, stdout, stderr
+        and record."""
+        request = {"kind": "exec", "source": source, "argv": list(argv)}
+        text = stdin
+        if isinstance(stdin, (bytes, bytearray)):
+            try:
+                text = bytes(stdin).decode("utf-8")
+            except UnicodeDecodeError:
+                text = None
+        if text is None or "\0" in text:  # a JSON string of the server's holds no NUL
+            data = stdin if text is None else text.encode("utf-8")
+            request["stdin_base64"] = base64.b64encode(bytes(data)).decode("ascii")
+        else:
+            request["stdin"] = text
+        return self._ask(request, name, timeout_s, limits)
+
+    def exec_bytes(self, source, argv=(), stdin=b"", **kwargs):
+        """exec(), with the answer's stdout and stderr as bytes whatever
+        they were sent as."""
+        answer = self.exec(source, argv, stdin, **kwargs)
+        for key in ("stdout", "stderr"):
+            if key + "_base64" in answer:
+                answer[key] = base64.b64decode(answer.pop(key + "_base64"))
+            else:
+                answer[key] = answer.get(key, "").encode("utf-8")
+        return answer
 
     def stats(self):
         """The server's pools, calls by status and dispatch latencies."""
-        return self._ask({"kind": "stats"}, None, None)
+        return self._ask({"kind": "stats"}, None, None, {})
 
-    def _ask(self, request, name, timeout_s):
+    def _ask(self, request, name, timeout_s, limits):
         if self._sock is None:
             raise ToolcellError("the client is closed")
         request["id"] = next(self._ids)
@@ -96,6 +147,13 @@ class Client:
             request["name"] = name
         if timeout_s is not None:
             request["timeout_s"] = timeout_s
+        unknown = sorted(set(limits) - set(LIMITS))
+        if unknown:
+            raise TypeError(f"unknown limit {unknown[0]!r} (a call may set: "
+                            f"{', '.join(LIMITS)})")
+        given = {k: v for k, v in limits.items() if v is not None}
+        if given:
+            request["limits"] = given
         line = json.dumps(request, ensure_ascii=False, separators=(",", ":")) + "\n"
         try:
             self._sock.sendall(line.encode("utf-8"))
@@ -104,7 +162,7 @@ class Client:
         while request["id"] not in self._kept:
             answer = self._read_answer()
             self._kept[answer.get("id")] = answer
-        return self._kept.pop(request["id"])
+        return _raise_refusal(self._kept.pop(request["id"]))
 
     def _read_answer(self):
         while b"\n" not in self._buf:
