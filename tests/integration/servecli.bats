@@ -123,6 +123,8 @@ PY
 	[ "${lines[-1]}" = "toolcell: the tool reached its memory limit (inferred from its last words)" ]
 	[ "$(jget status <"$TC_TMP/r.json")" = memory_limit ]
 	[ "$(jget limits.memory.value <"$TC_TMP/r.json")" = 67108864 ]
+	# it stopped at the call's 64M, not at the server's 256M
+	[ "$(jget memory_peak_bytes <"$TC_TMP/r.json")" -lt $((80 << 20)) ]
 	# without the call's limit the same script lives (256M): it is the call's
 	printf 'l = [bytearray(100 << 20)]\nprint("ok")\n' >"$TC_TMP/mem100.py"
 	run -0 "$TOOLCELL" python --server "$SOCK" "$TC_TMP/mem100.py" </dev/null
