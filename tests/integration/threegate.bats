@@ -561,6 +561,41 @@ assert remove_tree(fd, "deep") is True
 	nothing_left
 }
 
+@test "tool-exec: a kill after a same-second name collision removes its own result files, never the other run's" {
+	request TR-18b.md "s/^python3 -c .*/python3 -c \"import time; print('ready', flush=True); time.sleep(60)\" $MARK/"
+	# another run's stdout files for this second and the next: the first
+	# names tool-exec tries are taken, and it claims a later second's
+	local now s f
+	now=$("$PY" -c 'import time; t = time.time(); time.sleep(1.05 - t % 1 if t % 1 > 0.5 else 0); print(int(time.time()))')
+	for s in 0 1; do
+		f="$TC_TMP/res/TS-$(date -u -d "@$((now + s))" +%Y%m%dT%H%M%SZ)-TR-20260209-160501Z-python-stats.stdout.txt"
+		echo "the other run's output $s" >"$f"
+	done
+	"$EXEC" --request "$TC_TMP/req/TR-18b.md" --results-dir "$TC_TMP/res" >"$TC_TMP/out" 2>&1 &
+	PIDS+=($!)
+	local ours=""
+	for s in $(seq 150); do
+		ours=$(grep -ls ready "$TC_TMP/res"/TS-*.stdout.txt) && break
+		sleep 0.1
+	done
+	[ -n "$ours" ]
+	kill -KILL "${PIDS[0]}"
+	tc_gone "$MARK"
+	for s in $(seq 100); do
+		[ ! -e "$ours" ] && [ -z "$(ls -A "$TC_TMP/tmp")" ] && break
+		sleep 0.1
+	done
+	[ ! -e "$ours" ]
+	# the reaper has finished: only the other run's two files are left, whole
+	run ls "$TC_TMP/res"
+	[ "${#lines[@]}" -eq 2 ]
+	for s in 0 1; do
+		f="$TC_TMP/res/TS-$(date -u -d "@$((now + s))" +%Y%m%dT%H%M%SZ)-TR-20260209-160501Z-python-stats.stdout.txt"
+		[ "$(cat "$f")" = "the other run's output $s" ]
+	done
+	[ -z "$(ls -A "$TC_TMP/tmp")" ]
+}
+
 @test "tool-exec: SIGTERM mid-run is a runtime error (3), and everything is cleaned up" {
 	request TR-19.md "s/^python3 -c .*/python3 -c \"import time; print('ready', flush=True); time.sleep(60)\" $MARK/"
 	"$EXEC" --request "$TC_TMP/req/TR-19.md" --results-dir "$TC_TMP/res" >"$TC_TMP/out" 2>"$TC_TMP/err" &

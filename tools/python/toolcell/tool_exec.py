@@ -37,6 +37,7 @@ EXIT_ACCEPTED, EXIT_REJECTED, EXIT_RUNTIME = 0, 2, 3
 INSIDE_IN, INSIDE_OUT = "/in", "/out"
 O_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 O_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+_NO_TMPFILE = (95, 21, 22)  # EOPNOTSUPP, EISDIR, EINVAL: a file system or kernel without O_TMPFILE
 
 USAGE = "usage: toolcell-tool-exec --request TR.md --results-dir DIR [--inputs-dir DIR]"
 
@@ -305,6 +306,12 @@ def remove_tree(parent_fd, name):
             os.close(fd)
 
 
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def _unlink(dfd, name):
     try:
         os.unlink(name, dir_fd=dfd)
@@ -330,39 +337,73 @@ def _empty_out(fd):
 class Reaper:
     """A child process that removes this run's private folder and partial
     result files if toolcell-tool-exec ends before it could, even by
-    SIGKILL: it reads lines from a pipe (P<path> a private path, R<path> a
-    result file, W<pid> toolcell, K: keep the result files, D: all done); at EOF without D
+    SIGKILL. It is told what to remove in NUL-ended records on a pipe:
+    P<path> a private path (its name holds 64 random bits), R<dev> <ino>
+    <path> a result entry this run made, identified (removed only while
+    path is still that file: never another run's file of the same name),
+    W<pid> toolcell, K keep the result files, D all done. At EOF without D
     it sends toolcell SIGTERM (toolcell ends the sandbox and exits), waits
-    for it to end and removes what it was told of."""
+    for it to end and removes what it was told of.
+
+    The pipe's buffer keeps what was written even after the writer is
+    killed, so the reaper need not read each record as it comes: it sleeps
+    until EOF (a poll for POLLHUP only, which a write does not wake) and is
+    woken early only for W (the pid is opened while toolcell is still our
+    unreaped child) or when the pipe is full. A wake-up per record cost
+    tool-exec a context switch each, milliseconds on a loaded machine."""
 
     def __init__(self):
-        r, self.w = os.pipe2(os.O_CLOEXEC)
+        r, self.w = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
+        poke_r, self.poke = os.pipe2(os.O_CLOEXEC)
         pid = os.fork()
         if pid == 0:  # the reaper
             code = 0
             try:
                 os.close(self.w)
+                os.close(self.poke)
                 null = os.open(os.devnull, os.O_RDWR)
                 for fd in (0, 1, 2):  # never hold a pipe our caller reads to EOF
                     os.dup2(null, fd)
-                os.closerange(3, r)
-                os.closerange(r + 1, 65536)
+                lo, hi = min(r, poke_r), max(r, poke_r)
+                os.closerange(3, lo)
+                os.closerange(lo + 1, hi)
+                os.closerange(hi + 1, 65536)
                 import _signal
 
                 for s in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
                     _signal.signal(s, _signal.SIG_IGN)  # outlive a group's signal
-                _reaper_serve(r)
+                _reaper_serve(r, poke_r)
             except BaseException:
                 code = 1
             os._exit(code)
         os.close(r)
+        os.close(poke_r)
         self.pid = pid
 
-    def tell(self, what, arg=b""):
-        os.write(self.w, what + arg + b"\n")  # one line, under PIPE_BUF: atomic
+    def tell(self, what, arg=b"", urgent=False):
+        data = memoryview(what + arg + b"\0")
+        while data:
+            try:
+                data = data[os.write(self.w, data) :]
+            except BlockingIOError:  # full: wake the reaper to read, and wait
+                os.write(self.poke, b"!")
+                os.set_blocking(self.w, True)
+                try:
+                    data = data[os.write(self.w, data) :]
+                finally:
+                    os.set_blocking(self.w, False)
+        if urgent:
+            os.write(self.poke, b"!")
 
-    def track(self, path, result=False):
-        self.tell(b"R" if result else b"P", os.fsencode(os.path.abspath(path)))
+    def track(self, path):
+        """A private path, told before it exists: a kill between leaves nothing."""
+        self.tell(b"P", os.fsencode(os.path.abspath(path)))
+
+    def track_result(self, path, fd):
+        """A result entry open as fd, which this run made: the reaper
+        removes path only while it is still that file."""
+        st = os.fstat(fd)
+        self.tell(b"R", b"%d %d %s" % (st.st_dev, st.st_ino, os.fsencode(os.path.abspath(path))))
 
     def done(self):
         try:
@@ -370,50 +411,98 @@ class Reaper:
         except OSError:
             pass
         os.close(self.w)
+        os.close(self.poke)
         try:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
 
 
-def _reaper_serve(r):
-    paths, results, pid, buf = [], [], None, b""
-    while True:
-        b = os.read(r, 65536)
-        if not b:
-            break
-        buf += b
-        *lines, buf = buf.split(b"\n")
-        for ln in lines:
-            if ln[:1] == b"P":
-                paths.append(ln[1:])
-            elif ln[:1] == b"R":
-                results.append(ln[1:])
-            elif ln[:1] == b"W":
+class _Told:
+    """What the reaper was told so far."""
+
+    def __init__(self):
+        self.paths, self.results, self.pid, self.done, self.buf = [], [], None, False, b""
+
+    def feed(self, b):
+        self.buf += b
+        *records, self.buf = self.buf.split(b"\0")
+        for rec in records:
+            kind, arg = rec[:1], rec[1:]
+            if kind == b"P":
+                self.paths.append(arg)
+            elif kind == b"R":
+                dev, ino, path = arg.split(b" ", 2)
+                self.results.append((path, (int(dev), int(ino))))
+            elif kind == b"W":
                 try:
-                    pid = os.pidfd_open(int(ln[1:]))
+                    self.pid = os.pidfd_open(int(arg))
                 except (OSError, ValueError):
-                    pid = None
-            elif ln == b"K":  # the result is written: never remove it
-                results = []
-            elif ln == b"D":
-                return
-    if pid is not None:  # toolcell's caller is gone: end it, and let it finish
+                    self.pid = None
+            elif rec == b"K":  # the result is written: never remove it
+                self.results = []
+            elif rec == b"D":
+                self.done = True
+
+
+def _drain(r, told):
+    """Read all that is in the pipe; True at EOF."""
+    while True:
+        try:
+            b = os.read(r, 65536)
+        except BlockingIOError:
+            return False
+        if not b:
+            return True
+        told.feed(b)
+
+
+def _reaper_serve(r, poke):
+    import select
+
+    told = _Told()
+    os.set_blocking(r, False)
+    p = select.poll()
+    p.register(r, 0)  # POLLHUP only: a write does not wake us
+    p.register(poke, select.POLLIN)
+    while True:
+        for fd, _ in p.poll():
+            if fd == poke and not os.read(poke, 4096):
+                p.unregister(poke)  # the writer is gone: r's EOF comes too
+        if _drain(r, told) or told.done:
+            break
+    if told.done:
+        return
+    if told.pid is not None:  # toolcell's caller is gone: end it, and let it finish
         import _signal
-        import select
 
         try:
-            _signal.pidfd_send_signal(pid, _signal.SIGTERM)
+            _signal.pidfd_send_signal(told.pid, _signal.SIGTERM)
         except OSError:
             pass  # it has ended already
-        select.select([pid], [], [], REAPER_WAIT)
-    for p in reversed(paths + results):
-        d, n = os.path.split(p)
-        try:
-            dfd = os.open(d, O_DIR)
-        except OSError:
-            continue
+        select.select([told.pid], [], [], REAPER_WAIT)
+    for p, ident in reversed(told.results):
+        _remove_if(p, ident)
+    for p in reversed(told.paths):
+        _remove_if(p, None)
+
+
+def _remove_if(path, ident):
+    """Remove path (a tree) if it is the file ident (dev, ino), or any when None."""
+    d, n = os.path.split(path)
+    try:
+        dfd = os.open(d, O_DIR)
+    except OSError:
+        return
+    try:
+        if ident is not None:
+            st = os.stat(n, dir_fd=dfd, follow_symlinks=False)
+            if (st.st_dev, st.st_ino) != ident:
+                return  # not ours (any more): another run's file of that name
         remove_tree(dfd, n)
+    except OSError:
+        pass
+    finally:
         os.close(dfd)
 
 
@@ -476,7 +565,7 @@ def run_toolcell(argv, fds, reaper):
     _child = pid
     try:
         try:
-            reaper.tell(b"W", str(pid).encode())
+            reaper.tell(b"W", str(pid).encode(), urgent=True)
             os.write(go_w, b"g")
         finally:
             os.close(go_w)
@@ -546,7 +635,7 @@ class Run:
         """(in copy, out folder) in a fresh folder under TMPDIR."""
         base = os.path.abspath(os.environ.get("TMPDIR") or "/tmp")
         name = "toolcell-tool-exec.%d.%s" % (os.getpid(), os.urandom(8).hex())
-        self.reaper.track(os.path.join(base, name))  # before it exists: a kill between leaves nothing
+        self.reaper.track(os.path.join(base, name))
         try:
             self.tmp_base = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             os.mkdir(name, 0o700, dir_fd=self.tmp_base)
@@ -563,23 +652,62 @@ class Run:
         os.mkdir(out_dir, 0o700)
         return in_copy, out_dir
 
-    def create(self, name):
-        """A new file in the results folder, open for reading and writing."""
-        self.reaper.track(os.path.join(self.results_abs, name), result=True)
+    def create(self, name, data=b""):
+        """A new file name in the results folder holding data, open for
+        reading and writing; FileExistsError when name is taken (a file
+        there is never replaced). Made without a name (O_TMPFILE), told to
+        the reaper by its identity, then linked to name, complete: a kill
+        at any point leaves nothing of ours and removes nothing of another
+        run's. A file system without O_TMPFILE (or no /proc): see _create_named."""
         try:
-            fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                         0o644, dir_fd=self.rfd)
+            fd = os.open(".", os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, 0o644, dir_fd=self.rfd)
+        except OSError as e:
+            if e.errno not in _NO_TMPFILE:
+                raise Failed("cannot write %s in %s: %s" % (name, self.results, e.strerror))
+            return self._create_named(name, data)
+        try:
+            _write_all(fd, data)
+            self.reaper.track_result(os.path.join(self.results_abs, name), fd)
+            os.link("/proc/self/fd/%d" % fd, name, dst_dir_fd=self.rfd, follow_symlinks=True)
         except FileExistsError:
+            os.close(fd)
             raise
         except OSError as e:
+            os.close(fd)
+            if e.errno == 2 and not os.path.exists("/proc/self/fd"):
+                return self._create_named(name, data)
             raise Failed("cannot write %s in %s: %s" % (name, self.results, e.strerror))
         self.created.append(name)
         return fd
 
+    def _create_named(self, name, data):
+        """create() where O_TMPFILE is missing: data written under a
+        temporary name made with O_EXCL, then linked to name. The reaper is
+        told of each right after it exists, so a kill in those microseconds
+        can leave that one file behind (never remove another's)."""
+        tmp = ".%s.tmp" % name
+        try:
+            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         0o644, dir_fd=self.rfd)
+        except OSError as e:
+            raise Failed("cannot write %s in %s: %s" % (tmp, self.results, e.strerror))
+        self.reaper.track_result(os.path.join(self.results_abs, tmp), fd)
+        try:
+            _write_all(fd, data)
+            self.reaper.track_result(os.path.join(self.results_abs, name), fd)
+            os.link(tmp, name, src_dir_fd=self.rfd, dst_dir_fd=self.rfd, follow_symlinks=False)
+        except BaseException:
+            os.close(fd)
+            _unlink(self.rfd, tmp)
+            raise
+        self.created.append(name)
+        _unlink(self.rfd, tmp)
+        return fd
+
     def reserve(self):
         """ThreeGate's result name, TS-<created_utc without - and :>-<id>,
-        claimed by creating its stdout file (O_EXCL: a second run in the same
-        second waits for the next); (result_id, created_utc, fd)."""
+        claimed by creating its stdout file (a second run in the same second
+        waits for the next); (result_id, created_utc, fd)."""
         for _ in range(3):
             now = time.time()
             created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))
@@ -591,22 +719,9 @@ class Run:
         raise Failed("cannot find a free result name in %s (three runs a second?)" % self.results)
 
     def write(self, name, data):
-        """A file written in full under a temporary name, then linked to
-        name (link, not rename: it never replaces a file already there). No
-        fsync, as ThreeGate's runner: 5-20 ms a run on a busy disk."""
-        tmp = ".%s.tmp" % name
-        fd = self.create(tmp)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-        finally:
-            os.close(fd)
-        self.reaper.track(os.path.join(self.results_abs, name), result=True)
-        os.link(tmp, name, src_dir_fd=self.rfd, dst_dir_fd=self.rfd, follow_symlinks=False)
-        self.created.append(name)
-        os.unlink(tmp, dir_fd=self.rfd)
-        self.created.remove(tmp)
+        """name, written in full before it appears. No fsync, as
+        ThreeGate's runner: 5-20 ms a run on a busy disk."""
+        os.close(self.create(name, data))
 
     def keep(self):
         """The result is written: from here on nothing removes it."""
@@ -653,10 +768,12 @@ def collect_outputs(run, out_dir, out_name):
                     missing.append((name, "%d bytes, more than the %d allowed" % (st.st_size, cap)))
                     continue
                 if cfd is None:
-                    run.reaper.track(os.path.join(run.results_abs, out_name), result=True)
+                    # told once made (by its identity: never another's of
+                    # that name); a kill in between leaves it, empty
                     os.mkdir(out_name, 0o755, dir_fd=run.rfd)
                     run.created.append(out_name)
                     cfd = os.open(out_name, O_DIR, dir_fd=run.rfd)
+                    run.reaper.track_result(os.path.join(run.results_abs, out_name), cfd)
                 dst = os.open(name, O_NEW, 0o644, dir_fd=cfd)
                 try:
                     got = copy_hashed(src, dst, cap)
