@@ -544,6 +544,39 @@ assert remove_tree(fd, "deep") is True
 	[ -e /etc/passwd ]
 }
 
+@test "tool-exec: a result file appears whole and never replaces one there, with O_TMPFILE and without it" {
+	PYTHONPATH="$(tc_python_dir)" "$PY" -I - "$TC_TMP/res" <<'EOF'
+import errno, os, sys
+sys.path.insert(0, os.environ["PYTHONPATH"])
+from toolcell import tool_exec
+real_open = os.open
+for tmpfile in (True, False):
+    def fake_open(path, flags, *a, **k):
+        if not tmpfile and flags & os.O_TMPFILE == os.O_TMPFILE:
+            raise OSError(errno.EOPNOTSUPP, "no O_TMPFILE here")
+        return real_open(path, flags, *a, **k)
+    os.open = fake_open
+    name = "r-%s.txt" % tmpfile
+    with open(os.path.join(sys.argv[1], name), "w") as f:
+        f.write("the other run's")
+    run = tool_exec.Run(None, sys.argv[1])
+    try:
+        run.create(name, b"ours")
+        raise AssertionError("replaced a file")
+    except FileExistsError:
+        pass
+    run.write("new-%s.txt" % tmpfile, b"ours, whole")
+    assert sorted(os.listdir(sys.argv[1])) == sorted([name, "new-%s.txt" % tmpfile]), os.listdir(sys.argv[1])
+    assert open(os.path.join(sys.argv[1], "new-%s.txt" % tmpfile)).read() == "ours, whole"
+    run.close()  # not kept: ours goes, the other run's stays
+    assert os.listdir(sys.argv[1]) == [name], os.listdir(sys.argv[1])
+    assert open(os.path.join(sys.argv[1], name)).read() == "the other run's"
+    os.unlink(os.path.join(sys.argv[1], name))
+    os.open = real_open
+print("ok")
+EOF
+}
+
 # ================================================================ interruptions
 
 @test "tool-exec: SIGKILL mid-run leaves no process, no private folder and no partial result" {
