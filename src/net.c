@@ -7,8 +7,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
+#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "child.h"
 #include "net.h"
@@ -88,12 +90,12 @@ fail:
 	_exit(1);
 }
 
-pid_t tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits,
-			  struct tc_error *err)
+int tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits, struct tc_error *err)
 {
 	_cleanup_close_ int userns_fd = -1;
 	char path[64];
 	pid_t helper, self = getpid();
+	int pidfd, r;
 
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
 	userns_fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -104,7 +106,14 @@ pid_t tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits,
 		return tc_error_errno(err, TC_STAGE_NET, errno, "cannot start the network helper");
 	if (helper == 0)
 		helper_main(userns_fd, sock, self, klimits);
-	return helper;
+	pidfd = pidfd_open(helper, 0);
+	if (pidfd < 0) {
+		r = tc_error_errno(err, TC_STAGE_NET, errno, "cannot open a pidfd");
+		kill(helper, SIGKILL);
+		waitpid(helper, NULL, 0);
+		return r;
+	}
+	return pidfd;
 }
 
 int tc_net_enter(int netns_fd, struct tc_error *err)

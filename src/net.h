@@ -16,10 +16,10 @@
 
 /* Parent, after clone: start the helper for the sandbox whose init is pid.
  * It sends TC_MSG_NET_FD (the namespace's fd) or TC_MSG_ERROR to the child
- * over sock, the parent's end of the sync socket. Returns the helper's pid,
- * which the caller reaps with waitpid. */
-pid_t tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits,
-			  struct tc_error *err);
+ * over sock, the parent's end of the sync socket. Returns a pidfd of the
+ * helper, which the caller kills and reaps through it, or -errno. */
+int tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits,
+			struct tc_error *err);
 
 /* Child: join the network namespace the helper sent. */
 int tc_net_enter(int netns_fd, struct tc_error *err);

@@ -29,7 +29,6 @@ struct tc_sandbox {
 	int self_pidfd; /* toolcell's own, for the child to see it die */
 	int helper_pidfd;
 	pid_t pid;
-	pid_t net_helper; /* makes the network namespace meanwhile (net.h) */
 	uint64_t t_start, t_prepared, t_cloned, t_mapped;
 	/* the supervisor's memory is the parent's alone: allocated after the
 	 * clone, so the child's copy of our address space stays small */

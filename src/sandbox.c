@@ -352,30 +352,24 @@ static int start_streams(const struct tc_sandbox_spec *spec, struct tc_sandbox *
 	return ret;
 }
 
-/* After the clone: the network helper, the maps, the filter. */
+/* After the clone: the maps, the network helper, the filter. */
 static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 {
 	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
 	int ret;
 
-	/* the network namespace is made beside the child's mounts, not before */
-	r->net_helper = tc_net_helper_start(r->pid, r->sync[0], &r->klimits, err);
-	if (r->net_helper < 0)
-		return r->net_helper;
-	r->helper_pidfd = pidfd_open(r->net_helper, 0);
-	if (r->helper_pidfd < 0) {
-		ret = tc_error_errno(err, TC_STAGE_NET, errno, "cannot open a pidfd");
-		kill(r->net_helper, SIGKILL);
-		waitpid(r->net_helper, NULL, 0);
-		return ret;
-	}
 	ret = tc_userns_setup_from_parent(&r->ids, r->pid, err);
 	if (ret < 0)
 		return ret;
 	oom_first(r->pid);
 	ret = tc_sync_send(r->sync[0], &maps, -1, err);
-	/* the filter is needed only at the tool's last step: compile it now,
-	 * while the child builds its file system */
+	/* the maps first, the helper's fork after (the child needs its
+	 * network namespace only once its mounts are done), then the filter
+	 * (needed at the tool's last step): both while the child mounts */
+	if (ret >= 0) {
+		ret = tc_net_helper_start(r->pid, r->sync[0], &r->klimits, err);
+		r->helper_pidfd = ret < 0 ? -1 : ret;
+	}
 	if (ret >= 0)
 		ret = tc_seccomp_prepare(&r->spec->cfg->syscalls, &r->filter, err);
 	if (ret >= 0 && tc_seccomp_send(&r->filter, r->filter_pipe[1]) < 0)
