@@ -128,10 +128,14 @@ static int read_source(const struct tc_cli *cli, const char *what, const char *p
 			    "call may only set its own limits: --timeout, --memory, --cpu-time, "
 			    "--file-size, --open-files, --stdout-size, --stderr-size)",
 			    opt);
-	if (!path || (!strcmp(what, "script") && cli->script_index != 0))
+	if (!path)
+		return fail("python --server needs a script file: toolcell python --server SOCKET "
+			    "SCRIPT [ARGS] (stdin is the script's, not its source)");
+	if (!strcmp(what, "script") && cli->script_index != 0)
 		return fail("python --server runs a script file: toolcell python --server SOCKET "
-			    "SCRIPT [ARGS] (python3's own options%s%s cannot be sent to a server)",
-			    cli->argc ? ", such as " : "", cli->argc ? cli->argv[0] : "");
+			    "SCRIPT [ARGS] (python3's own options, such as %s, cannot be sent to a "
+			    "server)",
+			    cli->argv[0]);
 	r = tc_read_file(path, request_max, false, ret, ret_len);
 	if (r < 0)
 		return fail("cannot read the %s %s: %s", what, path,

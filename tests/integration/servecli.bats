@@ -109,7 +109,9 @@ PY
 	run -125 "$TOOLCELL" python --server "$SOCK" --policy "$TC_TMP/p.json" "$TC_TMP/sig.py" </dev/null
 	[[ "$output" == "toolcell: --policy cannot be used with --server"* ]]
 	run -125 "$TOOLCELL" python --server "$SOCK" -c 'print(1)' </dev/null
-	[ "$output" = "toolcell: python --server runs a script file: toolcell python --server SOCKET SCRIPT [ARGS] (python3's own options, such as -c cannot be sent to a server)" ]
+	[ "$output" = "toolcell: python --server runs a script file: toolcell python --server SOCKET SCRIPT [ARGS] (python3's own options, such as -c, cannot be sent to a server)" ]
+	run -125 "$TOOLCELL" python --server "$SOCK" </dev/null
+	[ "$output" = "toolcell: python --server needs a script file: toolcell python --server SOCKET SCRIPT [ARGS] (stdin is the script's, not its source)" ]
 	run -125 "$TOOLCELL" python --server "$TC_TMP/none.sock" "$TC_TMP/sig.py" </dev/null
 	[ "$output" = "toolcell: cannot connect to the server at $TC_TMP/none.sock: No such file or directory (is 'toolcell serve' running?)" ]
 	run -125 "$TOOLCELL" python --server relative.sock "$TC_TMP/sig.py" </dev/null
