@@ -183,3 +183,6 @@ const struct tc_cli_verb tc_cli_verbs[] = {
 };
 
 const size_t tc_cli_n_verbs = TC_ARRAY_SIZE(tc_cli_verbs);
+/* every command but TC_VERB_NONE has its row (test_cli: exactly one each) */
+_Static_assert(sizeof(tc_cli_verbs) / sizeof(tc_cli_verbs[0]) == TC_VERB_HELP,
+	       "a command of enum tc_verb has no row in tc_cli_verbs");

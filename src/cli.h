@@ -22,7 +22,11 @@ enum tc_verb {
 	TC_VERB_SERVE,	      /* its own command line: serve-cli.c */
 	TC_VERB_ROOTFS_BUILD, /* its own command line: rootfs-verb.c */
 	TC_VERB_VERSION,
-	TC_VERB_HELP, /* `toolcell help [VERB]`, `toolcell --help`, `toolcell VERB --help` */
+	/* `toolcell help [VERB]`, `toolcell --help`, `toolcell VERB --help`; stays
+	 * last: the help texts are indexed up to it. A new command is a value
+	 * above, a row in tc_cli_verbs (cli-table.c) and a case in main.c's
+	 * dispatch; its help, toolcell(1) and the completion follow. */
+	TC_VERB_HELP,
 };
 
 struct tc_cli {

@@ -369,7 +369,7 @@ static const char *bash_value(const char *metavar)
 		return "_toolcell_files";
 	if (!strcmp(metavar, "DIR") || !strcmp(metavar, "DIR[:INSIDE]"))
 		return "_toolcell_dirs";
-	if (!strcmp(metavar, "HOST[:INSIDE]"))
+	if (!strcmp(metavar, "HOST[:INSIDE]") || !strcmp(metavar, "SOCKET"))
 		return "_toolcell_files";
 	if (!strcmp(metavar, "NAME"))
 		return "mapfile -t COMPREPLY < <(compgen -e -- \"$cur\")";

@@ -234,6 +234,8 @@ synopsis() {
 	[ "$output" = "$TC_TMP/file-a" ]
 	run -0 complete_words toolcell run --memory ""
 	[ -z "$output" ]
+	run -0 complete_words toolcell call --server "$TC_TMP/f"
+	[ "$output" = "$TC_TMP/file-a" ]
 	run -0 complete_words toolcell python --script-d
 	[ "$output" = --script-dir ]
 	# after PROGRAM, a word starting with - is the program's, not toolcell's
