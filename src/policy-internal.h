@@ -41,7 +41,8 @@ int tc_policy_oom(struct tc_error *err);
 void tc_policy_key(char *buf, size_t n, const char *parent, const char *key);
 
 /* The members of an object whose keys are fixed: ret[i] is the member
- * named keys[i] or NULL. Unknown and repeated keys are refused. */
+ * named keys[i] or NULL. An unknown key is refused; a repeated one never
+ * gets here (the strict scan refused the file, naming its path). */
 int tc_policy_fields(const struct parse_ctx *c, const cJSON *obj, const char *path,
 		     const char *const *keys, size_t n_keys, const cJSON **ret);
 

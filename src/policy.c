@@ -129,8 +129,6 @@ static int env_one(const struct parse_ctx *c, const cJSON *it, struct tc_policy 
 		return tc_policy_err(c, sub, "%s", why);
 	if (!cJSON_IsString(it))
 		return tc_policy_expect(c, sub, "a string", it);
-	if (tc_env_find(p->env, p->n_env, it->string, len) < p->n_env)
-		return tc_policy_err(c, sub, "duplicate key");
 	p->env[p->n_env] = tc_env_entry(it->string, len, it->valuestring);
 	if (!p->env[p->n_env])
 		return errno == E2BIG ? tc_policy_err(c, sub, "NAME=VALUE is longer than %d bytes",

@@ -131,6 +131,22 @@ static void test_strict_scan(void **state)
 	refused_exact("{\"version\": 1, \"binds\": [{\"host\": \"/a\"}, "
 		      "{\"host\": \"/b\", \"host\": \"/c\"}]}",
 		      ORIGIN ": binds[1].host: duplicate key");
+	/* every fixed-key object and env: the scan is the only check of a
+	 * repeated key (the parsers behind it keep none of their own) */
+	refused_exact("{\"version\": 1, \"allow\": {\"bind\": true, \"bind\": false}}",
+		      ORIGIN ": allow.bind: duplicate key");
+	refused_exact("{\"version\": 1, \"require\": {\"cgroup2\": true, \"cgroup2\": true}}",
+		      ORIGIN ": require.cgroup2: duplicate key");
+	refused_exact("{\"version\": 1, \"uid_range\": {\"count\": 1, \"count\": 1}}",
+		      ORIGIN ": uid_range.count: duplicate key");
+	refused_exact("{\"version\": 1, \"seccomp\": {\"add\": [], \"add\": []}}",
+		      ORIGIN ": seccomp.add: duplicate key");
+	refused_exact("{\"version\": 1, \"session\": {\"max_imports\": 1, \"max_imports\": 2}}",
+		      ORIGIN ": session.max_imports: duplicate key");
+	refused_exact("{\"version\": 1, \"max\": {\"memory\": 1, \"memory\": 1}}",
+		      ORIGIN ": max.memory: duplicate key");
+	refused_exact("{\"version\": 1, \"env\": {\"A\": \"1\", \"\\u0041\": \"2\"}}",
+		      ORIGIN ": env.A: duplicate key");
 	/* escapes: a lone surrogate, and a key that holds a NUL */
 	refused_exact("{\"version\": 1, \"description\": \"\\ud800\"}",
 		      ORIGIN ": invalid JSON near byte 31 (line 1)");
