@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "json.h"
+#include "outcome.h"
 #include "paths.h"
 #include "protocol.h"
 #include "provenance.h"

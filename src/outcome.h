@@ -19,6 +19,13 @@
 #include "toolcell/error.h"
 #include "toolcell/record.h"
 
+/* A MemoryError alone is only the tool's word (it can raise one itself):
+ * memory_limit is inferred from it only when the measured peak came
+ * within a quarter of the limit (Python's gradual fill reaches 90-98% of
+ * the address-space rlimit). One huge allocation the rlimit refused leaves
+ * the peak low and says nothing more than the tool's own MemoryError. */
+#define TC_MEMORY_PEAK_AT_LIMIT(peak, limit) ((peak) >= (limit) / 4 * 3)
+
 /* Why toolcell ended the sandbox itself. The order of the values is the
  * tie order (syscall_denied first). */
 enum tc_kill_reason {

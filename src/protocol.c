@@ -14,6 +14,7 @@
 
 #include "toolcell/config.h"
 #include "protocol.h"
+#include "record-tree.h"
 #include "util.h"
 
 #define RESPONSE_TYPE_MAX    128  /* bytes of the tool's error.type we keep */

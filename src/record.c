@@ -14,6 +14,7 @@
 
 #include "audit.h"
 #include "json.h"
+#include "record-tree.h"
 #include "toolcell/record.h"
 #include "util.h"
 
@@ -93,18 +94,6 @@ void tc_outcome_init(struct tc_outcome *o)
 	o->seccomp = "none";
 	o->landlock = "unavailable";
 	o->host_uid = o->host_gid = o->tool_uid = UNKNOWN_ID;
-}
-
-void tc_hex_sha256(const unsigned char digest[32], char out[65])
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < 32; i++) {
-		out[2 * i] = hex[digest[i] >> 4];
-		out[2 * i + 1] = hex[digest[i] & 0xf];
-	}
-	out[64] = '\0';
 }
 
 /* A string from outside toolcell, at most max bytes of s (a fixed-size

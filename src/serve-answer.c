@@ -12,9 +12,11 @@
 #include <cjson/cJSON.h>
 
 #include "audit.h"
+#include "outcome.h"
 #include "base64.h"
 #include "protocol.h"
 #include "serve-internal.h"
+#include "sha256.h"
 #include "util.h"
 
 #define CONN_OUT_MAX (256u << 20) /* bytes of answers a caller may leave unread */

@@ -179,3 +179,15 @@ int tc_sha256_file(int fd, uint64_t max_bytes, unsigned char out[TC_SHA256_DIGES
 	tc_sha256_final(&ctx, out);
 	return 0;
 }
+
+void tc_hex_sha256(const unsigned char digest[TC_SHA256_DIGEST_SIZE], char out[65])
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < TC_SHA256_DIGEST_SIZE; i++) {
+		out[2 * i] = hex[digest[i] >> 4];
+		out[2 * i + 1] = hex[digest[i] & 0xf];
+	}
+	out[64] = '\0';
+}

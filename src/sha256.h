@@ -32,6 +32,9 @@ void tc_sha256_final(struct tc_sha256_ctx *ctx, unsigned char out[TC_SHA256_DIGE
 /* One-shot digest of data[0..len). */
 void tc_sha256(const void *data, size_t len, unsigned char out[TC_SHA256_DIGEST_SIZE]);
 
+/* Lower-case hex of a digest into out[65]. */
+void tc_hex_sha256(const unsigned char digest[TC_SHA256_DIGEST_SIZE], char out[65]);
+
 /* Digest of everything read from fd until EOF (from its current offset),
  * retrying EINTR. Returns 0, -EFBIG when the file holds more than max_bytes
  * (out is then untouched), or -errno from read. */

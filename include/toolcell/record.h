@@ -66,13 +66,6 @@ struct tc_maybe {
 #define TC_NS_UTS    (1u << 5)
 #define TC_NS_CGROUP (1u << 6)
 
-/* A MemoryError alone is only the tool's word (it can raise one itself):
- * memory_limit is inferred from it only when the measured peak came
- * within a quarter of the limit (Python's gradual fill reaches 90-98% of
- * the address-space rlimit). One huge allocation the rlimit refused leaves
- * the peak low and says nothing more than the tool's own MemoryError. */
-#define TC_MEMORY_PEAK_AT_LIMIT(peak, limit) ((peak) >= (limit) / 4 * 3)
-
 struct tc_outcome {
 	enum tc_status status;
 	bool status_inferred;
@@ -128,16 +121,5 @@ void tc_outcome_init(struct tc_outcome *o);
 /* The record as a JSON document (heap string with a trailing newline, caller
  * frees), or NULL on allocation failure. */
 char *tc_record_to_json(const struct tc_outcome *o);
-
-struct cJSON;
-struct tc_run;
-
-/* The record as a cJSON tree (the caller deletes it), or NULL on
- * allocation failure: what tc_record_to_json prints, and where the
- * envelope takes its meta from. */
-struct cJSON *tc_record_to_cjson(const struct tc_outcome *o);
-
-/* Lower-case hex of a 32-byte digest into out[65]. */
-void tc_hex_sha256(const unsigned char digest[32], char out[65]);
 
 #endif

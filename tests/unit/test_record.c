@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 
 #include "protocol.h"
+#include "sha256.h"
 #include "audit.h"
 #include "toolcell/record.h"
 #include "util.h"
