@@ -151,20 +151,31 @@ cJSON *tc_json_string(const char *s)
 	return clean ? cJSON_CreateString(clean) : NULL;
 }
 
+cJSON *tc_json_raw(const char *buf, size_t len)
+{
+	_cleanup_free_ char *copy = strndup(buf, len);
+
+	return copy ? cJSON_CreateRaw(copy) : NULL;
+}
+
+char *tc_json_print(const cJSON *doc, bool pretty)
+{
+	return pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
+}
+
 char *tc_json_document(const cJSON *doc, bool pretty)
 {
-	char *text = pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
+	char *text = tc_json_print(doc, pretty), *out;
 	size_t n;
-	char *out;
 
 	if (!text)
 		return NULL;
 	n = strlen(text);
-	out = malloc(n + 2);
-	if (out) {
-		memcpy(out, text, n);
-		memcpy(out + n, "\n", 2);
+	out = realloc(text, n + 2);
+	if (!out) {
+		free(text);
+		return NULL;
 	}
-	cJSON_free(text);
+	memcpy(out + n, "\n", 2);
 	return out;
 }

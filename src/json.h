@@ -130,8 +130,17 @@ cJSON *tc_json_add(bool *failed, cJSON *obj, const char *key, cJSON *item);
 /* A JSON string of s (NULL: ""), made valid UTF-8 by tc_utf8_sanitize. */
 cJSON *tc_json_string(const char *s);
 
-/* doc printed (pretty or compact) with a trailing newline, in memory
- * free() releases; NULL on allocation failure. */
+/* A node that holds the JSON text buf[0..len) as it is (a copy), printed
+ * without being parsed again: for a document already validated (a request
+ * kept byte for byte) placed inside one of ours. NULL when out of memory. */
+cJSON *tc_json_raw(const char *buf, size_t len);
+
+/* doc printed (pretty, or compact on one line), without a newline; NULL on
+ * allocation failure. The one printer of the library: free() releases what
+ * it returns (toolcell never sets cJSON's allocation hooks). */
+char *tc_json_print(const cJSON *doc, bool pretty);
+
+/* tc_json_print with a trailing newline: a document or a line to send. */
 char *tc_json_document(const cJSON *doc, bool pretty);
 
 static inline void tc_json_scan_releasep(struct tc_json_scan *s)

@@ -109,7 +109,7 @@ static bool rest_to_json(const struct tc_policy *p, cJSON *root)
 char *tc_policy_to_json(const struct tc_policy *p)
 {
 	cJSON *root = cJSON_CreateObject();
-	char *printed, *out = NULL;
+	char *out;
 
 	if (!tc_json_add(NULL, root, "version", cJSON_CreateNumber(1)) ||
 	    !tc_json_add(NULL, root, "network", cJSON_CreateString("none")) ||
@@ -121,11 +121,7 @@ char *tc_policy_to_json(const struct tc_policy *p)
 		cJSON_Delete(root);
 		return NULL;
 	}
-	printed = cJSON_Print(root);
+	out = tc_json_print(root, true);
 	cJSON_Delete(root);
-	/* hand back memory the caller can free() whatever cJSON's hooks are */
-	if (printed)
-		out = strdup(printed);
-	cJSON_free(printed);
 	return out;
 }

@@ -120,7 +120,7 @@ int tc_policy_parse_session(const struct parse_ctx *c, const cJSON *obj, struct 
 		}
 	}
 	if (r >= 0) {
-		p->session_json = cJSON_PrintUnformatted(out);
+		p->session_json = tc_json_print(out, false);
 		if (!p->session_json)
 			r = tc_policy_oom(c->err);
 	}
@@ -151,13 +151,13 @@ static bool within(const cJSON *max, const char *module)
 
 static int beyond(const char *opt, const char *module, const cJSON *max, struct tc_error *err)
 {
-	char *list = cJSON_GetArraySize(max) ? cJSON_PrintUnformatted(max) : NULL;
+	char *list = cJSON_GetArraySize(max) ? tc_json_print(max, false) : NULL;
 	int r = tc_error_set(err, STAGE, EPERM,
 			     "%s %s: the policy's session.max_imports does not include %s "
 			     "(it is %s); ask the operator to add it, or leave the import out",
 			     opt, module, module, list ? list : "[]: a caller may add none");
 
-	cJSON_free(list);
+	free(list);
 	return r;
 }
 
@@ -225,7 +225,7 @@ int tc_policy_session_config(const struct tc_policy *p, const struct tc_override
 	if (r >= 0 && !cJSON_AddNumberToObject(cfg, "max_bytes", (double)max_bytes))
 		r = tc_policy_oom(err);
 	if (r >= 0) {
-		*ret = cJSON_PrintUnformatted(cfg);
+		*ret = tc_json_print(cfg, false);
 		if (!*ret)
 			r = tc_policy_oom(err);
 	}

@@ -56,9 +56,9 @@ void tc_policy_describe(const cJSON *v, char *buf, size_t n)
 		snprintf(buf, n, "\"%s\"", s);
 	} else if (cJSON_IsNumber(v)) {
 		/* cJSON prints with '.' whatever the locale */
-		num = cJSON_PrintUnformatted(v);
+		num = tc_json_print(v, false);
 		snprintf(buf, n, "%s", num ? num : "a number");
-		cJSON_free(num);
+		free(num);
 	} else if (cJSON_IsTrue(v)) {
 		snprintf(buf, n, "true");
 	} else if (cJSON_IsFalse(v)) {

@@ -491,7 +491,7 @@ static int parse_serve(const struct parse_ctx *c, const cJSON *obj, struct tc_po
 	struct tc_serve_policy sp;
 	int r;
 
-	p->serve_json = cJSON_PrintUnformatted(obj);
+	p->serve_json = tc_json_print(obj, false);
 	if (!p->serve_json)
 		return tc_policy_oom(c->err);
 	r = tc_serve_policy_parse(p->serve_json, c->origin, &sp, c->err);
@@ -634,8 +634,8 @@ void tc_policy_release(struct tc_policy *p)
 	tc_free_each(p->pass_env, p->n_pass_env, TC_MAX_ENV);
 	free(p->hostname);
 	free(p->cgroup_parent);
-	cJSON_free(p->session_json);
-	cJSON_free(p->serve_json);
+	free(p->session_json);
+	free(p->serve_json);
 	tc_free_each(p->programs, p->n_programs, TC_MAX_PROGRAMS);
 	tc_free_each(p->allow_rootfs, p->n_allow_rootfs, TC_MAX_ROOTFS_CHOICES);
 	free(p->rootfs_name);

@@ -15,6 +15,7 @@
 #include "outcome.h"
 #include "base64.h"
 #include "protocol.h"
+#include "record-tree.h"
 #include "serve-internal.h"
 #include "sha256.h"
 #include "util.h"
@@ -81,29 +82,26 @@ void tc_serve_answer_error(struct server *s, struct conn *c, const char *id, con
 	cJSON_AddStringToObject(e, "type", type);
 	cJSON_AddStringToObject(e, "message", message);
 	cJSON_AddStringToObject(e, "source", "toolcell");
-	text = cJSON_PrintUnformatted(doc);
+	text = tc_json_print(doc, false);
 	cJSON_Delete(doc);
 	if (text)
 		send_spliced(c, id, NULL, text, NULL);
-	cJSON_free(text);
+	free(text);
 }
 
 /* The record of the call, compact, with "pool". */
 static char *record_json(const struct call *c, const struct tc_outcome *o)
 {
-	char *text = tc_record_to_json(o), *out;
-	cJSON *r = text ? cJSON_Parse(text) : NULL, *pool;
+	_cleanup_cjson_ cJSON *r = tc_record_to_cjson(o);
+	cJSON *pool;
 
-	free(text);
 	if (!r)
 		return NULL;
 	pool = cJSON_AddObjectToObject(r, "pool");
 	cJSON_AddBoolToObject(pool, "warm", c->warm);
 	cJSON_AddNumberToObject(pool, "waited_ms",
 				(double)((c->dispatch_ns - c->queued_ns) / 1000000));
-	out = cJSON_PrintUnformatted(r);
-	cJSON_Delete(r);
-	return out;
+	return tc_json_print(r, false);
 }
 
 /* toolcell's own error type for a status, and what it says (a table, so
@@ -197,7 +195,7 @@ static char *exec_answer(const struct tc_outcome *o, const struct tc_buf *out,
 		cJSON_AddNullToObject(doc, "signal");
 	add_bytes(doc, "stdout", out);
 	add_bytes(doc, "stderr", err);
-	text = cJSON_PrintUnformatted(doc);
+	text = tc_json_print(doc, false);
 	cJSON_Delete(doc);
 	return text;
 }
@@ -321,7 +319,7 @@ void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, str
 		c->conn->calls--;
 	}
 	free(doc);
-	cJSON_free(record);
+	free(record);
 	free(clamped);
 	tc_serve_request_release(&c->req);
 	free(c);
@@ -391,9 +389,9 @@ void tc_serve_answer_stats(struct server *s, struct conn *c, const char *id)
 	cJSON_AddNumberToObject(lat, "p90", (double)percentile(&s->stats, 90) / 1000);
 	cJSON_AddNumberToObject(lat, "p99", (double)percentile(&s->stats, 99) / 1000);
 	cJSON_AddNumberToObject(lat, "n", (double)s->stats.n_latency);
-	text = cJSON_PrintUnformatted(doc);
+	text = tc_json_print(doc, false);
 	cJSON_Delete(doc);
 	if (text)
 		send_spliced(c, id, NULL, text, NULL);
-	cJSON_free(text);
+	free(text);
 }

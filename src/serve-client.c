@@ -272,9 +272,8 @@ static int write_record(const struct tc_cli *cli, const char *record)
 static char *call_line(const struct tc_cli *cli, const char *name, const char *src, char *req,
 		       size_t req_len)
 {
-	cJSON *doc = cJSON_CreateObject();
-	struct tc_buf b = { 0 };
-	char *head, *line = NULL;
+	_cleanup_cjson_ cJSON *doc = cJSON_CreateObject();
+	bool failed = false;
 
 	for (size_t i = 0; i < req_len; i++)
 		if (req[i] == '\n' || req[i] == '\r')
@@ -285,15 +284,9 @@ static char *call_line(const struct tc_cli *cli, const char *name, const char *s
 		cJSON_AddStringToObject(doc, "name", name);
 	cJSON_AddStringToObject(doc, "source", src);
 	add_limits(doc, cli);
-	head = cJSON_PrintUnformatted(doc);
-	cJSON_Delete(doc);
-	if (head && tc_buf_add(&b, head, strlen(head) - 1) == 0 &&
-	    tc_buf_add(&b, ",\"args\":", 8) == 0 && tc_buf_add(&b, req, req_len) == 0 &&
-	    tc_buf_add(&b, "}\n", 2) == 0)
-		line = TAKE_PTR(b.p);
-	cJSON_free(head);
-	tc_buf_release(&b);
-	return line;
+	/* the request as it came (validated), never parsed and printed again */
+	tc_json_add(&failed, doc, "args", tc_json_raw(req, req_len));
+	return failed ? NULL : tc_json_document(doc, false);
 }
 
 enum {
@@ -377,7 +370,7 @@ static char *exec_line(const struct tc_cli *cli, const char *name, const char *s
 		       size_t in_len)
 {
 	cJSON *doc = cJSON_CreateObject(), *argv;
-	char *text, *line = NULL, *enc = NULL;
+	char *line, *enc = NULL;
 
 	cJSON_AddNumberToObject(doc, "id", 1);
 	cJSON_AddStringToObject(doc, "kind", "exec");
@@ -393,12 +386,9 @@ static char *exec_line(const struct tc_cli *cli, const char *name, const char *s
 	else if ((enc = tc_base64_encode(in, in_len)))
 		cJSON_AddStringToObject(doc, "stdin_base64", enc);
 	add_limits(doc, cli);
-	text = cJSON_PrintUnformatted(doc);
+	line = tc_json_document(doc, false);
 	cJSON_Delete(doc);
 	free(enc);
-	if (text && asprintf(&line, "%s\n", text) < 0)
-		line = NULL;
-	cJSON_free(text);
 	return line;
 }
 

@@ -23,6 +23,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "json.h"
 #include "serve-internal.h"
 #include "toolcell/sandbox.h"
 #include "util.h"
@@ -267,7 +268,7 @@ static int frame_build(struct call *c, struct tc_buf *f)
 	for (size_t i = 0; argv && i < c->req.argc; i++)
 		cJSON_AddItemToArray(argv, cJSON_CreateString(c->req.argv[i]));
 	frame_rlimits(meta, &c->req);
-	m = cJSON_PrintUnformatted(meta);
+	m = tc_json_print(meta, false);
 	cJSON_Delete(meta);
 	if (!m)
 		return -ENOMEM;
@@ -281,7 +282,7 @@ static int frame_build(struct call *c, struct tc_buf *f)
 		r = tc_buf_add(f, c->req.source, c->req.source_len);
 	if (r >= 0 && c->req.input)
 		r = tc_buf_add(f, c->req.input, c->req.input_len);
-	cJSON_free(m);
+	free(m);
 	return r;
 }
 
@@ -416,8 +417,7 @@ static void drain_into(int *fd, struct tc_buf *b, size_t keep)
 	char chunk[65536];
 	ssize_t n = -1;
 
-	while (*fd >= 0 &&
-	       ((n = read(*fd, chunk, sizeof(chunk))) > 0 || (n < 0 && errno == EINTR)))
+	while (*fd >= 0 && ((n = read(*fd, chunk, sizeof(chunk))) > 0 || (n < 0 && errno == EINTR)))
 		if (n > 0 && b->len < keep)
 			(void)tc_buf_add(b, chunk,
 					 (size_t)n < keep - b->len ? (size_t)n : keep - b->len);

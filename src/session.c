@@ -318,20 +318,25 @@ static char *take_answer(struct session *s)
 static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t deadline,
 			char **ret_line)
 {
+	_cleanup_cjson_ cJSON *doc = cJSON_CreateObject();
 	_cleanup_free_ char *frame_p = NULL;
 	struct tc_buf frame = { 0 };
 	size_t sent = 0;
 	struct want w = { .answer = true, .frame = &frame, .sent = &sent, .until = deadline };
-	char head[64];
-	int n = snprintf(head, sizeof(head), "{\"nonce\":%" PRIu64 ",\"request\":", s->nonce);
+	bool failed = false;
+	char nonce[24];
+	int n = snprintf(nonce, sizeof(nonce), "%" PRIu64, s->nonce);
 
 	*ret_line = NULL;
-	if (tc_buf_add(&frame, head, (size_t)n) < 0 || tc_buf_add(&frame, req, len) < 0 ||
-	    tc_buf_add(&frame, "}\n", 2) < 0) {
-		free(frame.p);
+	/* the nonce in all its digits (cJSON would print a number of 16 with
+	 * 15 of them), as take_answer compares it; the request as it came */
+	tc_json_add(&failed, doc, "nonce", tc_json_raw(nonce, (size_t)n));
+	tc_json_add(&failed, doc, "request", tc_json_raw(req, len));
+	frame_p = failed ? NULL : tc_json_document(doc, false);
+	if (!frame_p)
 		return ENDED;
-	}
-	frame_p = frame.p;
+	frame.p = frame_p;
+	frame.len = strlen(frame_p);
 	for (;;) {
 		*ret_line = take_answer(s);
 		if (*ret_line)
