@@ -159,6 +159,9 @@ static int exec_tool(char *const *argv, char *const *envp, const char *path)
 	return saved;
 }
 
+/* 6. The tool's branch: its own session, stdio, rlimits, ids, every
+ * capability dropped, NO_NEW_PRIVS, Landlock, seccomp last, the listener
+ * to the parent, execve. */
 _Noreturn static void tool_main(struct tc_child_args *a)
 {
 	struct tc_error e = { 0 };
@@ -338,6 +341,8 @@ _Noreturn static void init_wait(const struct tc_child_args *a, pid_t tool, const
 	}
 }
 
+/* 7. The init: holds nothing of the caller's, drops every capability,
+ * loads the same filter, then reaps and reports (init_wait). */
 _Noreturn static void init_main(struct tc_child_args *a, pid_t tool, const sigset_t *waitset)
 {
 	struct tc_error e = { 0 };
@@ -401,12 +406,12 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	die_with_parent(a);
 	stages.t[TC_MARK_MAPPED] = tc_now_ns();
 
-	/* 2-3. Mounts, pivot_root, read-only everywhere but /tmp and binds. */
+	/* 2. Mounts, pivot_root, read-only everywhere but /tmp and binds. */
 	if (tc_mount_enter(a->plan, &e) < 0)
 		fail(a->sync_fd, &e);
 	stages.t[TC_MARK_MOUNTED] = tc_now_ns();
 
-	/* 4. Hostname, a fresh session keyring (nothing of the caller's). */
+	/* 3. Names: hostname, a fresh session keyring (nothing of the caller's). */
 	if (sethostname(a->hostname, strlen(a->hostname)) < 0 || setdomainname("none", 4) < 0) {
 		tc_error_errno(&e, TC_STAGE_UTS, errno, "cannot set the hostname");
 		fail(a->sync_fd, &e);
@@ -415,25 +420,27 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 		tc_error_errno(&e, TC_STAGE_KEYRING, errno, "cannot join a new session keyring");
 		fail(a->sync_fd, &e);
 	}
-	/* 4c. The network namespace the helper made meanwhile, lo already up */
+	/* 4. The network namespace the helper made meanwhile, lo already up, */
 	await(a->sync_fd, &pending, TC_MSG_NET_FD);
 	if (tc_net_enter(pending.netns_fd, &e) < 0)
 		fail(a->sync_fd, &e);
 	close(pending.netns_fd);
 	stages.t[TC_MARK_NET] = tc_now_ns();
 
-	/* 4d. The syscall filter, compiled by the parent meanwhile */
+	/* and the syscall filter the parent compiled meanwhile. */
 	if (tc_seccomp_receive(a->filter_fd, &a->filter, &e) < 0)
 		fail(a->sync_fd, &e);
 
-	/* 4e. Signals */
+	/* 5. Signals (the init's blocked before the fork, so none is lost), a
+	 * last look at toolcell's life, the fork. */
 	init_signals(a, &waitset);
 
 	/* a toolcell that died in the microseconds of its exit when the
 	 * checks above ran is surely seen now: no tool for nobody */
 	die_with_parent(a);
 
-	/* 5-6. The tool's branch; a raw fork, so no atfork handlers run. */
+	/* A raw fork, so no atfork handlers run: the tool's branch is step 6
+	 * (tool_main), this process goes on as the init, step 7 (init_main). */
 	tool = (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, NULL);
 	if (tool < 0) {
 		tc_error_errno(&e, TC_STAGE_INIT, errno, "cannot start the tool");
