@@ -2,14 +2,10 @@
  * launcher owns, read by the policy's and the caller's binds (by text) and
  * by mount.c's source check (after resolution). */
 #include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
-#include <cmocka.h>
 
+#include "tc-test.h"
 #include "bind.h"
 
 static void refused(const char *path, bool inside, const char *why)
@@ -89,14 +85,5 @@ static void test_host_refused(void **state)
 	assert_false(tc_path_at_or_beneath("/ab", "/a"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_host_paths),
-		cmocka_unit_test(test_inside_paths),
-		cmocka_unit_test(test_too_long),
-		cmocka_unit_test(test_host_refused),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_host_paths), cmocka_unit_test(test_inside_paths),
+	     cmocka_unit_test(test_too_long), cmocka_unit_test(test_host_refused))

@@ -1,11 +1,6 @@
 /* Unit tests for src/cli.c: command lines (and TOOLCELL_* environments) in,
  * struct tc_cli or an exact error message out; and the help texts checked
  * against the option tables they must document. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "cli.h"
 #include "policy.h"
 #include "serve.h"
@@ -1428,46 +1424,21 @@ static void test_help_default_json(void **state)
 	tc_policy_release(&policy);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_no_command),
-		cmocka_unit_test(test_unknown_command),
-		cmocka_unit_test(test_version),
-		cmocka_unit_test(test_help_verbs),
-		cmocka_unit_test(test_verb_table),
-		cmocka_unit_test(test_serve_cli),
-		cmocka_unit_test(test_run),
-		cmocka_unit_test(test_run_dashdash),
-		cmocka_unit_test(test_too_many_args),
-		cmocka_unit_test(test_opt_value_forms),
-		cmocka_unit_test(test_every_limit_option),
-		cmocka_unit_test(test_limit_messages),
-		cmocka_unit_test(test_limit_last_wins),
-		cmocka_unit_test(test_bind_split),
-		cmocka_unit_test(test_max_binds),
-		cmocka_unit_test(test_max_env),
-		cmocka_unit_test(test_env_options),
-		cmocka_unit_test(test_env_entry_too_long),
-		cmocka_unit_test(test_paths),
-		cmocka_unit_test(test_duplicates),
-		cmocka_unit_test(test_result),
-		cmocka_unit_test(test_flags),
-		cmocka_unit_test(test_did_you_mean),
-		cmocka_unit_test(test_message_quoting),
-		cmocka_unit_test(test_call),
-		cmocka_unit_test(test_check),
-		cmocka_unit_test(test_policy_check),
-		cmocka_unit_test(test_python_script_index),
-		cmocka_unit_test(test_python_command_line),
-		cmocka_unit_test(test_python_env),
-		cmocka_unit_test(test_python_env_precedence),
-		cmocka_unit_test(test_python_env_errors),
-		cmocka_unit_test(test_python_env_max_binds),
-		cmocka_unit_test(test_release),
-		cmocka_unit_test(test_help_texts),
-		cmocka_unit_test(test_help_default_json),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_no_command), cmocka_unit_test(test_unknown_command),
+	     cmocka_unit_test(test_version), cmocka_unit_test(test_help_verbs),
+	     cmocka_unit_test(test_verb_table), cmocka_unit_test(test_serve_cli),
+	     cmocka_unit_test(test_run), cmocka_unit_test(test_run_dashdash),
+	     cmocka_unit_test(test_too_many_args), cmocka_unit_test(test_opt_value_forms),
+	     cmocka_unit_test(test_every_limit_option), cmocka_unit_test(test_limit_messages),
+	     cmocka_unit_test(test_limit_last_wins), cmocka_unit_test(test_bind_split),
+	     cmocka_unit_test(test_max_binds), cmocka_unit_test(test_max_env),
+	     cmocka_unit_test(test_env_options), cmocka_unit_test(test_env_entry_too_long),
+	     cmocka_unit_test(test_paths), cmocka_unit_test(test_duplicates),
+	     cmocka_unit_test(test_result), cmocka_unit_test(test_flags),
+	     cmocka_unit_test(test_did_you_mean), cmocka_unit_test(test_message_quoting),
+	     cmocka_unit_test(test_call), cmocka_unit_test(test_check),
+	     cmocka_unit_test(test_policy_check), cmocka_unit_test(test_python_script_index),
+	     cmocka_unit_test(test_python_command_line), cmocka_unit_test(test_python_env),
+	     cmocka_unit_test(test_python_env_precedence), cmocka_unit_test(test_python_env_errors),
+	     cmocka_unit_test(test_python_env_max_binds), cmocka_unit_test(test_release),
+	     cmocka_unit_test(test_help_texts), cmocka_unit_test(test_help_default_json))

@@ -2,17 +2,13 @@
  * class of refusal with its exact message) and its loader's checks of who
  * may have written the file. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <cmocka.h>
 
+#include "tc-test.h"
 #include "conf.h"
 
 static int parse(const char *text, struct tc_conf *c, struct tc_error *e)
@@ -154,14 +150,6 @@ static void test_load(void **state)
 	rmdir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_defaults_and_every_key),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_policy_names),
-		cmocka_unit_test(test_load),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_defaults_and_every_key),
+	     cmocka_unit_test(test_refusals), cmocka_unit_test(test_limits),
+	     cmocka_unit_test(test_policy_names), cmocka_unit_test(test_load))

@@ -2,15 +2,11 @@
  * parsers (every valid form and every class of invalid input), and
  * tc_config_release. Pure: strings in, numbers out. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
 
+#include "tc-test.h"
 #include "toolcell/config.h"
 
 #define KIB (UINT64_C(1) << 10)
@@ -334,16 +330,9 @@ static void test_config_release(void **state)
 	tc_config_release(&cfg); /* and twice */
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_size_valid),	cmocka_unit_test(test_size_invalid),
-		cmocka_unit_test(test_seconds_valid),	cmocka_unit_test(test_seconds_invalid),
-		cmocka_unit_test(test_millicpus_valid), cmocka_unit_test(test_millicpus_invalid),
-		cmocka_unit_test(test_limit_table),	cmocka_unit_test(test_config_release),
-		cmocka_unit_test(test_limit_format),	cmocka_unit_test(test_limit_defaults),
-		cmocka_unit_test(test_count),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_size_valid), cmocka_unit_test(test_size_invalid),
+	     cmocka_unit_test(test_seconds_valid), cmocka_unit_test(test_seconds_invalid),
+	     cmocka_unit_test(test_millicpus_valid), cmocka_unit_test(test_millicpus_invalid),
+	     cmocka_unit_test(test_limit_table), cmocka_unit_test(test_config_release),
+	     cmocka_unit_test(test_limit_format), cmocka_unit_test(test_limit_defaults),
+	     cmocka_unit_test(test_count))

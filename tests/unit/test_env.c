@@ -1,14 +1,10 @@
 /* env.c: the one home of the tool's environment rules, which the command
  * line's --env/--pass-env and the policy's env/pass_env both use. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
 
+#include "tc-test.h"
 #include "toolcell/config.h"
 #include "env.h"
 
@@ -79,13 +75,5 @@ static void test_entry_find_get(void **state)
 	free(long_value);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_name_valid),
-		cmocka_unit_test(test_name_problem),
-		cmocka_unit_test(test_entry_find_get),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_name_valid), cmocka_unit_test(test_name_problem),
+	     cmocka_unit_test(test_entry_find_get))

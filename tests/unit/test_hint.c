@@ -1,14 +1,10 @@
 /* Unit tests for the host set-up hints: which cause is named for which
  * error on which host, and the /proc over-mount count from mountinfo. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "hint.h"
 
 /* A Docker container's /proc: masked files, read-only folders. */
@@ -144,13 +140,5 @@ static void test_apply(void **state)
 	assert_int_equal(strlen(e.message), sizeof(e.message) - 1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_overmounts),
-		cmocka_unit_test(test_masked_proc),
-		cmocka_unit_test(test_apparmor),
-		cmocka_unit_test(test_apply),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_overmounts), cmocka_unit_test(test_masked_proc),
+	     cmocka_unit_test(test_apparmor), cmocka_unit_test(test_apply))

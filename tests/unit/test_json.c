@@ -2,17 +2,13 @@
  * every fault with its kind and byte offset, the key paths it reports,
  * member spans, the UTF-8 validator, cutter and sanitizer, and building
  * and printing with cJSON. Pure: strings in, results out. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "toolcell/config.h"
 #include "json.h"
 #include "utf8.h"
@@ -293,16 +289,9 @@ static void test_add_and_print(void **state)
 	cJSON_Delete(o);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_utf8_check_offsets), cmocka_unit_test(test_utf8_cut),
-		cmocka_unit_test(test_utf8_sanitize),	   cmocka_unit_test(test_scan_accepts),
-		cmocka_unit_test(test_scan_faults),	   cmocka_unit_test(test_scan_nul_escape),
-		cmocka_unit_test(test_scan_depth),	   cmocka_unit_test(test_scan_paths),
-		cmocka_unit_test(test_scan_members),	   cmocka_unit_test(test_validate_messages),
-		cmocka_unit_test(test_add_and_print),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_utf8_check_offsets), cmocka_unit_test(test_utf8_cut),
+	     cmocka_unit_test(test_utf8_sanitize), cmocka_unit_test(test_scan_accepts),
+	     cmocka_unit_test(test_scan_faults), cmocka_unit_test(test_scan_nul_escape),
+	     cmocka_unit_test(test_scan_depth), cmocka_unit_test(test_scan_paths),
+	     cmocka_unit_test(test_scan_members), cmocka_unit_test(test_validate_messages),
+	     cmocka_unit_test(test_add_and_print))

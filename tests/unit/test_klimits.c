@@ -1,11 +1,7 @@
 /* Unit tests for the namespaces' own sysctls a sandbox gets. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "klimits.h"
 
 static const char *value(const struct tc_klimits *k, const char *path)
@@ -49,11 +45,5 @@ static void test_sysv_within_memory(void **state)
 	assert_true(k.n <= TC_KLIMITS_MAX);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counts_and_buffers),
-		cmocka_unit_test(test_sysv_within_memory),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_counts_and_buffers),
+	     cmocka_unit_test(test_sysv_within_memory))

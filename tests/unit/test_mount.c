@@ -1,11 +1,6 @@
 /* Unit tests for the mount plan: the order of the steps (the property that
  * makes the root read-only before anything writable joins) and the checks
  * on bind sources. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "bindsrc.h"
 #include "mount.h"
 
@@ -242,16 +238,7 @@ static void test_mountinfo(void **state)
 	assert_false(tc_bindsrc_parse_mountinfo("", point, sizeof(point), fs, sizeof(fs)));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_order),
-		cmocka_unit_test(test_attrs),
-		cmocka_unit_test(test_script_under_tmp),
-		cmocka_unit_test(test_parents_once),
-		cmocka_unit_test(test_relative_rootfs),
-		cmocka_unit_test(test_check_source),
-		cmocka_unit_test(test_mountinfo),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_order), cmocka_unit_test(test_attrs),
+	     cmocka_unit_test(test_script_under_tmp), cmocka_unit_test(test_parents_once),
+	     cmocka_unit_test(test_relative_rootfs), cmocka_unit_test(test_check_source),
+	     cmocka_unit_test(test_mountinfo))

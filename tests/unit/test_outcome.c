@@ -3,15 +3,11 @@
  * or signal, and whether the status was inferred; and the supervisor's
  * first-reason-wins rule that the tie order rests on. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "outcome.h"
 #include "supervise.h"
 
@@ -319,18 +315,8 @@ static void test_first_reason_wins(void **state)
 	free(s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exit),
-		cmocka_unit_test(test_memory_error),
-		cmocka_unit_test(test_fork_refused),
-		cmocka_unit_test(test_signals),
-		cmocka_unit_test(test_kill_reasons),
-		cmocka_unit_test(test_setup_and_init),
-		cmocka_unit_test(test_cgroup),
-		cmocka_unit_test(test_tie_order),
-		cmocka_unit_test(test_first_reason_wins),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_exit), cmocka_unit_test(test_memory_error),
+	     cmocka_unit_test(test_fork_refused), cmocka_unit_test(test_signals),
+	     cmocka_unit_test(test_kill_reasons), cmocka_unit_test(test_setup_and_init),
+	     cmocka_unit_test(test_cgroup), cmocka_unit_test(test_tie_order),
+	     cmocka_unit_test(test_first_reason_wins))

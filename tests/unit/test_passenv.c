@@ -1,13 +1,9 @@
 /* Unit tests for the environment a policy drops: which names are listed,
  * which never are, and how a long list and a strange name are shown. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "passenv.h"
 
 static void test_dropped(void **state)
@@ -82,12 +78,5 @@ static void test_more(void **state)
 	assert_int_equal(strncmp(names, "VARIABLE_NUMBER_00, VARIABLE_NUMBER_01", 38), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dropped),
-		cmocka_unit_test(test_shown),
-		cmocka_unit_test(test_more),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_dropped), cmocka_unit_test(test_shown),
+	     cmocka_unit_test(test_more))

@@ -1,13 +1,9 @@
 /* Unit tests for host paths before clone: text normalization, which bind
  * shows a host path inside, the run's working directory, writable binds. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "paths.h"
 
 static void test_absolute(void **state)
@@ -114,13 +110,5 @@ static void test_writable(void **state)
 	assert_true(tc_path_beneath("/anything", "/"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_absolute),
-		cmocka_unit_test(test_inside),
-		cmocka_unit_test(test_cwd),
-		cmocka_unit_test(test_writable),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_absolute), cmocka_unit_test(test_inside),
+	     cmocka_unit_test(test_cwd), cmocka_unit_test(test_writable))

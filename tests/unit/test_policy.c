@@ -3,20 +3,16 @@
  * keys, bind rules, environment order) and the to_json round trip. Pure
  * apart from reading the shipped policies and a few temporary files. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <cmocka.h>
 
 #include <cjson/cJSON.h>
 
+#include "tc-test.h"
 #include "policy.h"
 #include "seccomp.h"
 #include "sha256.h"
@@ -1516,42 +1512,19 @@ static void test_apply_cgroup_parent(void **state)
 	tc_policy_release(&p);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_invalid_json),
-		cmocka_unit_test(test_strict_scan),
-		cmocka_unit_test(test_escaped_backslash_is_not_nul),
-		cmocka_unit_test(test_depth),
-		cmocka_unit_test(test_too_big),
-		cmocka_unit_test(test_version),
-		cmocka_unit_test(test_unknown_and_duplicate_keys),
-		cmocka_unit_test(test_limit_types),
-		cmocka_unit_test(test_limit_ranges),
-		cmocka_unit_test(test_max_below_limit),
-		cmocka_unit_test(test_scalar_keys),
-		cmocka_unit_test(test_env_rules),
-		cmocka_unit_test(test_bind_rules),
-		cmocka_unit_test(test_bind_limits),
-		cmocka_unit_test(test_uid_range),
-		cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_values_and_max),
-		cmocka_unit_test(test_shipped_policies),
-		cmocka_unit_test(test_load_errors),
-		cmocka_unit_test(test_to_json),
-		cmocka_unit_test(test_rootfs_keys),
-		cmocka_unit_test(test_apply_defaults),
-		cmocka_unit_test(test_apply_ceilings),
-		cmocka_unit_test(test_apply_binds),
-		cmocka_unit_test(test_apply_env_order),
-		cmocka_unit_test(test_apply_env_refusals),
-		cmocka_unit_test(test_apply_env_total),
-		cmocka_unit_test(test_apply_copies),
-		cmocka_unit_test(test_require_landlock),
-		cmocka_unit_test(test_seccomp_section),
-		cmocka_unit_test(test_cgroup_parent),
-		cmocka_unit_test(test_apply_cgroup_parent),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_invalid_json), cmocka_unit_test(test_strict_scan),
+	     cmocka_unit_test(test_escaped_backslash_is_not_nul), cmocka_unit_test(test_depth),
+	     cmocka_unit_test(test_too_big), cmocka_unit_test(test_version),
+	     cmocka_unit_test(test_unknown_and_duplicate_keys), cmocka_unit_test(test_limit_types),
+	     cmocka_unit_test(test_limit_ranges), cmocka_unit_test(test_max_below_limit),
+	     cmocka_unit_test(test_scalar_keys), cmocka_unit_test(test_env_rules),
+	     cmocka_unit_test(test_bind_rules), cmocka_unit_test(test_bind_limits),
+	     cmocka_unit_test(test_uid_range), cmocka_unit_test(test_defaults),
+	     cmocka_unit_test(test_values_and_max), cmocka_unit_test(test_shipped_policies),
+	     cmocka_unit_test(test_load_errors), cmocka_unit_test(test_to_json),
+	     cmocka_unit_test(test_rootfs_keys), cmocka_unit_test(test_apply_defaults),
+	     cmocka_unit_test(test_apply_ceilings), cmocka_unit_test(test_apply_binds),
+	     cmocka_unit_test(test_apply_env_order), cmocka_unit_test(test_apply_env_refusals),
+	     cmocka_unit_test(test_apply_env_total), cmocka_unit_test(test_apply_copies),
+	     cmocka_unit_test(test_require_landlock), cmocka_unit_test(test_seccomp_section),
+	     cmocka_unit_test(test_cgroup_parent), cmocka_unit_test(test_apply_cgroup_parent))

@@ -2,11 +2,6 @@
  * exact message of every refusal, response reading (raw data bytes, error
  * responses, script-style values) and the envelope, parsed back with
  * cJSON. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "tc-test.h"
 #include "protocol.h"
 #include "toolcell/record.h"
 #include "util.h"
@@ -758,41 +754,22 @@ static void test_envelope_guards_its_output(void **state)
 	free(text);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_utf8_boundaries),
-		cmocka_unit_test(test_utf8_invalid),
-		cmocka_unit_test(test_valid_documents),
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_size_boundary),
-		cmocka_unit_test(test_utf8_errors),
-		cmocka_unit_test(test_syntax_errors),
-		cmocka_unit_test(test_unexpected_end),
-		cmocka_unit_test(test_trailing_garbage),
-		cmocka_unit_test(test_nul_byte),
-		cmocka_unit_test(test_bom_refused),
-		cmocka_unit_test(test_depth_boundary),
-		cmocka_unit_test(test_duplicate_keys),
-		cmocka_unit_test(test_duplicate_long_key),
-		cmocka_unit_test(test_big_object),
-		cmocka_unit_test(test_what_prefix_and_stage),
-		cmocka_unit_test(test_response_data_byte_exact),
-		cmocka_unit_test(test_response_data_escaped_key),
-		cmocka_unit_test(test_response_data_absent),
-		cmocka_unit_test(test_response_script_style),
-		cmocka_unit_test(test_response_tool_error),
-		cmocka_unit_test(test_response_tool_error_truncated),
-		cmocka_unit_test(test_response_error_not_object),
-		cmocka_unit_test(test_response_empty),
-		cmocka_unit_test(test_response_invalid),
-		cmocka_unit_test(test_response_release_twice),
-		cmocka_unit_test(test_envelope_ok),
-		cmocka_unit_test(test_envelope_script_value),
-		cmocka_unit_test(test_envelope_tool_error),
-		cmocka_unit_test(test_envelope_toolcell_error),
-		cmocka_unit_test(test_envelope_guards_its_output),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(
+	NULL, NULL, cmocka_unit_test(test_utf8_boundaries), cmocka_unit_test(test_utf8_invalid),
+	cmocka_unit_test(test_valid_documents), cmocka_unit_test(test_empty),
+	cmocka_unit_test(test_size_boundary), cmocka_unit_test(test_utf8_errors),
+	cmocka_unit_test(test_syntax_errors), cmocka_unit_test(test_unexpected_end),
+	cmocka_unit_test(test_trailing_garbage), cmocka_unit_test(test_nul_byte),
+	cmocka_unit_test(test_bom_refused), cmocka_unit_test(test_depth_boundary),
+	cmocka_unit_test(test_duplicate_keys), cmocka_unit_test(test_duplicate_long_key),
+	cmocka_unit_test(test_big_object), cmocka_unit_test(test_what_prefix_and_stage),
+	cmocka_unit_test(test_response_data_byte_exact),
+	cmocka_unit_test(test_response_data_escaped_key),
+	cmocka_unit_test(test_response_data_absent), cmocka_unit_test(test_response_script_style),
+	cmocka_unit_test(test_response_tool_error),
+	cmocka_unit_test(test_response_tool_error_truncated),
+	cmocka_unit_test(test_response_error_not_object), cmocka_unit_test(test_response_empty),
+	cmocka_unit_test(test_response_invalid), cmocka_unit_test(test_response_release_twice),
+	cmocka_unit_test(test_envelope_ok), cmocka_unit_test(test_envelope_script_value),
+	cmocka_unit_test(test_envelope_tool_error), cmocka_unit_test(test_envelope_toolcell_error),
+	cmocka_unit_test(test_envelope_guards_its_output))

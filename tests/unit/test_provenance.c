@@ -1,54 +1,49 @@
 /* Unit tests for the record's provenance: the builder's digest of the
  * rootfs manifest when it is well formed, else the manifest hashed; the
  * tool's digest; links never followed. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "provenance.h"
 
 /* sha256("abc") */
 #define ABC "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 
-static char top[] = "/tmp/tc-test-provenance-XXXXXX";
+static char top[64]; /* /tmp/tc-test-NAME-XXXXXX */
 
 static void put(const char *rel, const char *text)
 {
 	char path[PATH_MAX];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s%s", top, rel);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	assert_int_equal(tc_test_write(path, text), 0);
 }
 
 static int setup(void **state)
 {
-	char cmd[PATH_MAX + 64];
+	static const char *const dirs[] = { "/usr", "/usr/lib", "/usr/lib/toolcell" };
+	char dir[PATH_MAX];
 
 	(void)state;
-	if (!mkdtemp(top))
+	if (tc_test_tmpdir(top, sizeof(top), "provenance") < 0)
 		return -1;
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/usr/lib/toolcell'", top);
-	return system(cmd);
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(dir, sizeof(dir), "%s%s", top, dirs[i]);
+		if (mkdir(dir, 0755) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd);
+	return tc_test_rmtree(top);
 }
 
 static void test_rootfs(void **state)
@@ -104,11 +99,4 @@ static void test_tool(void **state)
 	assert_string_equal(o.tool_sha256, "");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rootfs),
-		cmocka_unit_test(test_tool),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_TEST_MAIN(setup, teardown, cmocka_unit_test(test_rootfs), cmocka_unit_test(test_tool))

@@ -2,11 +2,6 @@
  * for signaled, timeout and failed runs; null with a reason for what
  * toolcell could not measure; limits, isolation and provenance shapes;
  * strings from outside toolcell made valid UTF-8. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -17,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "tc-test.h"
 #include "protocol.h"
 #include "sha256.h"
 #include "audit.h"
@@ -570,23 +566,10 @@ static void test_run_fields(void **state)
 	cJSON_Delete(r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_hex),
-		cmocka_unit_test(test_init),
-		cmocka_unit_test(test_ok_record),
-		cmocka_unit_test(test_namespace_order_and_caps),
-		cmocka_unit_test(test_signaled_record),
-		cmocka_unit_test(test_timeout_record),
-		cmocka_unit_test(test_error_record),
-		cmocka_unit_test(test_denied_syscalls),
-		cmocka_unit_test(test_limits),
-		cmocka_unit_test(test_provenance),
-		cmocka_unit_test(test_error_message_sanitized),
-		cmocka_unit_test(test_run_fields),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_names), cmocka_unit_test(test_hex),
+	     cmocka_unit_test(test_init), cmocka_unit_test(test_ok_record),
+	     cmocka_unit_test(test_namespace_order_and_caps),
+	     cmocka_unit_test(test_signaled_record), cmocka_unit_test(test_timeout_record),
+	     cmocka_unit_test(test_error_record), cmocka_unit_test(test_denied_syscalls),
+	     cmocka_unit_test(test_limits), cmocka_unit_test(test_provenance),
+	     cmocka_unit_test(test_error_message_sanitized), cmocka_unit_test(test_run_fields))

@@ -1,16 +1,12 @@
 /* Unit tests for the stream buffers: caps cut at exactly the cap, capture
  * mode, memory input, and the tail used for diagnosis. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "relay.h"
 
 static struct tc_stream s; /* 64 KiB buffer: not on the stack */
@@ -118,15 +114,13 @@ static void test_last_line(void **state)
 	tc_stream_release(&s);
 }
 
-int main(void)
+/* toolcell ignores SIGPIPE; a write to a closed pipe is EPIPE */
+static int ignore_sigpipe(void **state)
 {
-	/* toolcell ignores SIGPIPE; a write to a closed pipe is EPIPE */
-	signal(SIGPIPE, SIG_IGN);
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cap_capture),
-		cmocka_unit_test(test_relay_to_fd),
-		cmocka_unit_test(test_memory_input),
-		cmocka_unit_test(test_last_line),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	(void)state;
+	return signal(SIGPIPE, SIG_IGN) == SIG_ERR ? -1 : 0;
 }
+
+TC_TEST_MAIN(ignore_sigpipe, NULL, cmocka_unit_test(test_cap_capture),
+	     cmocka_unit_test(test_relay_to_fd), cmocka_unit_test(test_memory_input),
+	     cmocka_unit_test(test_last_line))

@@ -1,13 +1,9 @@
 /* Unit tests for a policy's requirements against this host: none asked is
  * met; a Landlock ABI no kernel has, or a cgroup parent that does not
  * exist, is not, with the policy named and the fix said. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "require.h"
 
 static void test_none(void **state)
@@ -49,12 +45,5 @@ static void test_cgroup(void **state)
 	assert_non_null(strstr(why, parent));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_none),
-		cmocka_unit_test(test_landlock),
-		cmocka_unit_test(test_cgroup),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_none), cmocka_unit_test(test_landlock),
+	     cmocka_unit_test(test_cgroup))

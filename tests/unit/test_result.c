@@ -3,11 +3,6 @@
  * descriptor made close-on-exec. Real files in a private temporary folder. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "result.h"
 
-static char top[] = "/tmp/tc-test-result-XXXXXX";
-static char ws[PATH_MAX], rw[PATH_MAX], out[PATH_MAX];
+static char top[64], ws[PATH_MAX], rw[PATH_MAX], out[PATH_MAX];
 
 static int setup(void **state)
 {
 	(void)state;
-	if (!mkdtemp(top))
+	if (tc_test_tmpdir(top, sizeof(top), "result") < 0)
 		return -1;
 	snprintf(ws, sizeof(ws), "%s/ws", top);
 	snprintf(rw, sizeof(rw), "%s/rw", top);
@@ -33,11 +28,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd);
+	return tc_test_rmtree(top);
 }
 
 static struct tc_config config(void)
@@ -142,12 +134,5 @@ static void test_open(void **state)
 	assert_int_equal(fd, -1);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_place),
-		cmocka_unit_test(test_place_through_link),
-		cmocka_unit_test(test_open),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_TEST_MAIN(setup, teardown, cmocka_unit_test(test_place),
+	     cmocka_unit_test(test_place_through_link), cmocka_unit_test(test_open))

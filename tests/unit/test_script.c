@@ -3,50 +3,36 @@
  * inside, py_compile's files, the files the tool could not read, and
  * paths that may not be shown. Real files in a temporary folder. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "script.h"
 
-static char top[] = "/tmp/tc-test-script-XXXXXX";
-static char script[PATH_MAX], other[PATH_MAX], covered[PATH_MAX];
-
-static int make(const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	return f && fputs("pass\n", f) >= 0 && fclose(f) == 0 ? 0 : -1;
-}
+static char top[64], script[PATH_MAX], other[PATH_MAX], covered[PATH_MAX];
 
 static int setup(void **state)
 {
 	char dir[PATH_MAX];
 
 	(void)state;
-	if (!mkdtemp(top))
+	if (tc_test_tmpdir(top, sizeof(top), "script") < 0)
 		return -1;
 	snprintf(script, sizeof(script), "%s/t.py", top);
 	snprintf(other, sizeof(other), "%s/u.py", top);
 	snprintf(dir, sizeof(dir), "%s/data", top);
 	snprintf(covered, sizeof(covered), "%s/data/c.py", top);
-	return make(script) | make(other) | mkdir(dir, 0700) | make(covered);
+	return tc_test_write(script, "pass\n") | tc_test_write(other, "pass\n") | mkdir(dir, 0700) |
+	       tc_test_write(covered, "pass\n");
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd);
+	return tc_test_rmtree(top);
 }
 
 static struct tc_config config(void)
@@ -193,12 +179,6 @@ static void test_plan_warns(void **state)
 	free(text);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_show),	    cmocka_unit_test(test_unreadable),
-		cmocka_unit_test(test_plan_script), cmocka_unit_test(test_plan_compile),
-		cmocka_unit_test(test_plan_warns),
-	};
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+TC_TEST_MAIN(setup, teardown, cmocka_unit_test(test_show), cmocka_unit_test(test_unreadable),
+	     cmocka_unit_test(test_plan_script), cmocka_unit_test(test_plan_compile),
+	     cmocka_unit_test(test_plan_warns))

@@ -1,16 +1,12 @@
 /* Unit tests for the syscall filter's parent side: compilation, the kill
  * set, the refusal errnos, names, and the pipe the child receives it by. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "seccomp.h"
 
 static void test_compile(void **state)
@@ -168,15 +164,7 @@ static void test_compile_policy_lists(void **state)
 	tc_seccomp_release(&f);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_compile),
-		cmocka_unit_test(test_refusal_and_names),
-		cmocka_unit_test(test_pipe_round_trip),
-		cmocka_unit_test(test_prebuilt_absent_in_library),
-		cmocka_unit_test(test_default_lists),
-		cmocka_unit_test(test_compile_policy_lists),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_compile), cmocka_unit_test(test_refusal_and_names),
+	     cmocka_unit_test(test_pipe_round_trip),
+	     cmocka_unit_test(test_prebuilt_absent_in_library),
+	     cmocka_unit_test(test_default_lists), cmocka_unit_test(test_compile_policy_lists))

@@ -1,11 +1,6 @@
 /* Unit tests for sha256.c: the FIPS 180-4 example messages, incremental
  * feeding in awkward pieces, and tc_sha256_file against coreutils'
  * sha256sum on a random file. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "toolcell/record.h"
 #include "sha256.h"
 #include "util.h"
@@ -183,19 +179,9 @@ static void test_file_empty_and_bad_fd(void **state)
 	assert_int_equal(tc_sha256_file(-1, 100, d), -EBADF);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fips_empty),
-		cmocka_unit_test(test_fips_abc),
-		cmocka_unit_test(test_fips_448_bits),
-		cmocka_unit_test(test_fips_896_bits),
-		cmocka_unit_test(test_fips_million_a),
-		cmocka_unit_test(test_incremental_boundaries),
-		cmocka_unit_test(test_padding_two_blocks),
-		cmocka_unit_test(test_file_matches_sha256sum),
-		cmocka_unit_test(test_file_empty_and_bad_fd),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_fips_empty), cmocka_unit_test(test_fips_abc),
+	     cmocka_unit_test(test_fips_448_bits), cmocka_unit_test(test_fips_896_bits),
+	     cmocka_unit_test(test_fips_million_a), cmocka_unit_test(test_incremental_boundaries),
+	     cmocka_unit_test(test_padding_two_blocks),
+	     cmocka_unit_test(test_file_matches_sha256sum),
+	     cmocka_unit_test(test_file_empty_and_bad_fd))

@@ -1,15 +1,11 @@
 /* Unit tests for the socket-buffer clamp's pure parts: the cap a memory
  * limit gives, and which notifications the clamp claims. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "tc-test.h"
 #include "sockbuf.h"
 
 static void test_cap(void **state)
@@ -59,11 +55,4 @@ static void test_claims(void **state)
 	assert_false(tc_sockbuf_claims(&n));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cap),
-		cmocka_unit_test(test_claims),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_cap), cmocka_unit_test(test_claims))

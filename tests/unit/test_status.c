@@ -2,14 +2,10 @@
  * limit sentences, whose fault a refusal was, and the explaining line. */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "status.h"
 #include "util.h"
 
@@ -171,12 +167,6 @@ static void test_explain(void **state)
 	assert_string_equal(buf, "cannot mount /tmp: No space left on device");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_error_types), cmocka_unit_test(test_limit_words),
-		cmocka_unit_test(test_fault),	    cmocka_unit_test(test_error_take),
-		cmocka_unit_test(test_explain),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_error_types), cmocka_unit_test(test_limit_words),
+	     cmocka_unit_test(test_fault), cmocka_unit_test(test_error_take),
+	     cmocka_unit_test(test_explain))

@@ -4,16 +4,12 @@
  * rather than EPIPE. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "sync.h"
 
 static void pair(int sv[2])
@@ -155,15 +151,7 @@ static void test_send_ok(void **state)
 	close(sv[1]);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_wrong_size),
-		cmocka_unit_test(test_send_reads_the_childs_error),
-		cmocka_unit_test(test_error_behind_a_reset),
-		cmocka_unit_test(test_send_without_error),
-		cmocka_unit_test(test_send_ok),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_wrong_size),
+	     cmocka_unit_test(test_send_reads_the_childs_error),
+	     cmocka_unit_test(test_error_behind_a_reset), cmocka_unit_test(test_send_without_error),
+	     cmocka_unit_test(test_send_ok))

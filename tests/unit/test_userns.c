@@ -1,16 +1,12 @@
 /* Unit tests for the uid/gid maps, the /etc/subuid overlap check and the
  * release of a run's ids. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "userns.h"
 
 static void test_pool_maps(void **state)
@@ -98,14 +94,6 @@ static void test_idmap_helper_reaped(void **state)
 	assert_int_equal(errno, ECHILD);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pool_maps),
-		cmocka_unit_test(test_caller_maps),
-		cmocka_unit_test(test_overlaps),
-		cmocka_unit_test(test_release_zeroed),
-		cmocka_unit_test(test_idmap_helper_reaped),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_pool_maps), cmocka_unit_test(test_caller_maps),
+	     cmocka_unit_test(test_overlaps), cmocka_unit_test(test_release_zeroed),
+	     cmocka_unit_test(test_idmap_helper_reaped))

@@ -4,13 +4,9 @@
  * (the tool's, or toolcell's own SIGTERM) left to main as end_signal. */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "verb.h"
 
 /* no record file, no run id (so no audit line), quiet */
@@ -66,11 +62,4 @@ static void test_signals(void **state)
 	assert_int_equal(v.end_signal, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_exit_status),
-		cmocka_unit_test(test_signals),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_exit_status), cmocka_unit_test(test_signals))

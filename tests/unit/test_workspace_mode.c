@@ -1,13 +1,9 @@
 /* Unit tests for workspace mode's rules: listed programs by bare name, a
  * workspace required, no absolute or climbing arguments. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <string.h>
 
+#include "tc-test.h"
 #include "workspace-mode.h"
 
 static struct tc_config config(void)
@@ -91,12 +87,5 @@ static void test_arguments(void **state)
 	assert_int_equal(check(&cfg, &e, 3, "python3", "-c", "import os\nos.listdir('/')"), 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_programs),
-		cmocka_unit_test(test_workspace_needed),
-		cmocka_unit_test(test_arguments),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_programs), cmocka_unit_test(test_workspace_needed),
+	     cmocka_unit_test(test_arguments))

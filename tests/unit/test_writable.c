@@ -1,14 +1,10 @@
 /* Unit tests for the one list of places the tool may write. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "tc-test.h"
 #include "writable.h"
 
 static void test_places(void **state)
@@ -80,11 +76,4 @@ static void test_holding(void **state)
 	rmdir(dir);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_places),
-		cmocka_unit_test(test_holding),
-	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_places), cmocka_unit_test(test_holding))
