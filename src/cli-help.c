@@ -499,7 +499,17 @@ static const struct help_page help_pages[TC_VERB_HELP + 1] = {
 				   .exit_status =
 					   "Exit status: the builder's (0 built or up to date, 1 refused), 125 for a\n"
 					   "bad command line or a builder that cannot be started.\n" },
-	[TC_VERB_VERSION] = { "Print toolcell's version on stdout.\n\n", "Exit status: 0.\n" },
+	[TC_VERB_VERSION] = { "Print toolcell's version on stdout. With --paths, print instead where\n"
+			      "this toolcell finds its own files, one \"NAME PATH\" line each (with\n"
+			      "NAME, only that path; with --json, one JSON object):\n"
+			      "  libexec   the rootfs builder, toolcell-utils, the front ends\n"
+			      "  policies  the shipped policies\n"
+			      "  site      the site folder: toolcell.conf and the site's policies\n"
+			      "  state     where 'toolcell rootfs build' puts its trees\n"
+			      "  rootfs    the default rootfs (TOOLCELL_ROOTFS's, when set)\n"
+			      "Scripts ask for these instead of knowing the install layout.\n"
+			      "\n",
+			      "Exit status: 0; 125 for an unknown NAME or argument.\n" },
 	[TC_VERB_HELP] = { "Print the overview, or the help of COMMAND, on stdout. COMMAND:\n",
 			   "Exit status: 0; 125 for a COMMAND toolcell does not have.\n" },
 };

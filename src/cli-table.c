@@ -176,8 +176,10 @@ const struct tc_cli_verb tc_cli_verbs[] = {
 	  .summary = "build or update a rootfs from this host's Debian\n"
 		     "packages, switched in with one rename(2)",
 	  .subopts = tc_rootfs_build_opts, .n_subopts = &tc_rootfs_build_n_opts },
-	{ TC_VERB_VERSION, "version", "version", .usage = "version\n--version",
-	  .summary = "print toolcell's version" },
+	{ TC_VERB_VERSION, "version", "version",
+	  .usage = "version [--paths [NAME | --json]]\n--version",
+	  .summary = "print toolcell's version, or (--paths) where it finds\n"
+		     "its own files" },
 	{ TC_VERB_HELP, "help", "help", .usage = "help [COMMAND]\n--help | -h\nCOMMAND --help",
 	  .summary = "print the overview, or a command's help: toolcell help COMMAND" },
 };

@@ -339,16 +339,30 @@ static int parse_help(struct cli_parse *p, int argc, char **argv)
 	return 0;
 }
 
+/* toolcell version [--paths [NAME | --json]] */
 static int parse_version(struct cli_parse *p, int argc, char **argv)
 {
+	int i = 2;
 
 	if (argc > 2 && is_help(argv[2]) && argc == 3) {
 		p->cli->verb = TC_VERB_HELP;
 		p->cli->help_verb = TC_VERB_VERSION;
 		return 0;
 	}
-	if (argc > 2)
-		return unexpected(p, TC_VERB_VERSION, argv[2], "");
+	if (i < argc && !strcmp(argv[i], "--paths")) {
+		p->cli->paths = true;
+		if (++i < argc && !strcmp(argv[i], "--json")) {
+			p->cli->json = true;
+			i++;
+		} else if (i < argc && argv[i][0] != '-') {
+			p->cli->argv = argv + i++;
+			p->cli->argc = 1;
+		}
+	}
+	if (i < argc)
+		return tc_error_set(p->err, STAGE, EINVAL,
+				    "version: unexpected argument '%s' (usage: %s)", SHOWN(argv[i]),
+				    USAGE(TC_VERB_VERSION));
 	return 0;
 }
 

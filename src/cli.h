@@ -39,6 +39,7 @@ struct tc_cli {
 	bool quiet, verbose;
 	bool script_dir;    /* python: --script-dir, bind the script's folder read-only */
 	const char *server; /* call: --server SOCKET, or NULL (serve.h's client) */
+	bool paths, json;   /* version: --paths (argv[0]: the one NAME, if given), --json */
 	/* run: the program and its arguments; python: python3's own command
 	 * line (everything after toolcell's options); call: argv[0] is TOOL.py;
 	 * policy check: argv[0] is FILE; serve and rootfs build: the whole

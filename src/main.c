@@ -76,8 +76,7 @@ static int dispatch(struct tc_invocation *v)
 		fputs(tc_cli_help(v->cli.help_verb), stdout);
 		return 0;
 	case TC_VERB_VERSION:
-		printf("toolcell %s\n", TOOLCELL_VERSION);
-		return 0;
+		return tc_verb_version(v);
 	case TC_VERB_RUN:
 	case TC_VERB_PYTHON:
 	case TC_VERB_CALL:

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "layout.h"
 #include "rootfs.h"
 
 #define WITH_MAX 1024 /* the --with list, in bytes */
@@ -33,7 +34,7 @@ const struct tc_cli_subopt tc_rootfs_build_opts[] = {
 		       "python3-numpy,python3-pandas" },
 	[OPT_DEST] = { "--dest", "DIR",
 		       "where the rootfs goes (default: rootfs[-NAME] beside\n"
-		       "toolcell in a build tree, else\n" TOOLCELL_STATE_DIR "/rootfs[-NAME])" },
+		       "toolcell in a build tree, else\n" TC_LAYOUT_STATE_DIR "/rootfs[-NAME])" },
 };
 const size_t tc_rootfs_build_n_opts =
 	sizeof(tc_rootfs_build_opts) / sizeof(tc_rootfs_build_opts[0]);
@@ -99,6 +100,7 @@ int tc_rootfs_build_main(int argc, char **argv, const char *exe_dir)
 {
 	const char *name = "default", *with = NULL, *dest = NULL, *v;
 	char builder[PATH_MAX + 64], utils[PATH_MAX + 64], out[PATH_MAX + 64];
+	struct tc_layout layout;
 	char *args[12];
 	size_t n = 0;
 	bool in_build_tree, deflt = !strcmp(name, "default");
@@ -137,16 +139,13 @@ int tc_rootfs_build_main(int argc, char **argv, const char *exe_dir)
 		return bad("--with '%.64s': expected Debian package names, comma-separated", with);
 	if (dest && (!dest[0] || strlen(dest) >= PATH_MAX))
 		return bad("--dest: expected a directory");
-	snprintf(builder, sizeof(builder), "%s/build-rootfs", exe_dir);
-	in_build_tree = access(builder, F_OK) == 0;
-	if (!in_build_tree)
-		snprintf(builder, sizeof(builder), "%s/%s/build-rootfs", exe_dir,
-			 TOOLCELL_INSTALL_LIBEXEC_REL);
-	snprintf(utils, sizeof(utils), "%s/%s/toolcell-utils", exe_dir,
-		 in_build_tree ? "." : TOOLCELL_INSTALL_LIBEXEC_REL);
+	tc_layout_find(exe_dir, NULL, &layout);
+	in_build_tree = layout.builder_beside;
+	snprintf(builder, sizeof(builder), "%s/build-rootfs", layout.path[TC_LAYOUT_LIBEXEC]);
+	snprintf(utils, sizeof(utils), "%s/toolcell-utils", layout.path[TC_LAYOUT_LIBEXEC]);
 	deflt = !strcmp(name, "default");
-	snprintf(out, sizeof(out), "%s/rootfs%s%s", in_build_tree ? exe_dir : TOOLCELL_STATE_DIR,
-		 deflt ? "" : "-", deflt ? "" : name);
+	snprintf(out, sizeof(out), "%s/rootfs%s%s", layout.path[TC_LAYOUT_STATE], deflt ? "" : "-",
+		 deflt ? "" : name);
 	args[n++] = builder;
 	args[n++] = "--name";
 	args[n++] = (char *)name;

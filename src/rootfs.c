@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
+#include "layout.h"
 #include "policy.h"
 #include "toolcell/record.h"
 #include "rootfs.h"
@@ -51,24 +52,6 @@ bool tc_rootfs_name_valid(const char *name)
 	return len > 0 && len <= TC_ROOTFS_NAME_MAX &&
 	       strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_-") == len && name[0] != '-' &&
 	       name[0] != '_';
-}
-
-char *tc_rootfs_locate(const char *exe_dir, const char *state_dir, const char *legacy_rel,
-		       const char *name)
-{
-	char cand[3][PATH_MAX + 64];
-	const char *suffix = name && strcmp(name, "default") ? name : NULL;
-
-	snprintf(cand[0], sizeof(cand[0]), "%s/rootfs%s%s", exe_dir, suffix ? "-" : "",
-		 suffix ? suffix : "");
-	snprintf(cand[1], sizeof(cand[1]), "%s/rootfs%s%s", state_dir, suffix ? "-" : "",
-		 suffix ? suffix : "");
-	snprintf(cand[2], sizeof(cand[2]), "%s/%s%s%s", exe_dir, legacy_rel, suffix ? "-" : "",
-		 suffix ? suffix : "");
-	for (size_t i = 0; i < 3; i++)
-		if (access(cand[i], F_OK) == 0)
-			return strdup(cand[i]);
-	return strdup(cand[1]);
 }
 
 /* owned by root or by us, writable by nobody else */
@@ -222,9 +205,8 @@ static bool listed(const struct tc_policy *p, const char *asked, const char *rea
 	return false;
 }
 
-int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const char *exe_dir,
-		     const char *state_dir, const char *legacy_rel, char **ret,
-		     struct tc_error *err)
+int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const struct tc_layout *l,
+		     char **ret, struct tc_error *err)
 {
 	const char *origin = p->origin ? p->origin : "the policy";
 	_cleanup_free_ char *real = NULL;
@@ -233,7 +215,7 @@ int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const char *e
 
 	*ret = NULL;
 	if (!asked) {
-		*ret = tc_rootfs_locate(exe_dir, state_dir, legacy_rel, p->rootfs_name);
+		*ret = tc_layout_rootfs(l, p->rootfs_name);
 		return *ret ? 0 : tc_error_set(err, STAGE, ENOMEM, "out of memory");
 	}
 	if (by_name && !tc_rootfs_name_valid(asked))
@@ -262,8 +244,7 @@ int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const char *e
 				    "allow.rootfs)",
 				    asked, origin);
 	if (by_name) {
-		_cleanup_free_ char *where =
-			tc_rootfs_locate(exe_dir, state_dir, legacy_rel, asked);
+		_cleanup_free_ char *where = tc_layout_rootfs(l, asked);
 
 		if (!where)
 			return tc_error_set(err, STAGE, ENOMEM, "out of memory");

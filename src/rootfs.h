@@ -39,27 +39,20 @@ extern const char *const tc_rootfs_links[TC_ROOTFS_N_LINKS][2];
 #define TC_ROOTFS_PACKAGES     "/usr/lib/toolcell/packages.txt"
 #define TC_ROOTFS_MANIFEST_MAX (16u << 20) /* a manifest is ~200 KiB; hashed only this far */
 
+struct tc_layout;
 struct tc_policy;
 
 /* True when name is "default" or a variant's name ([a-z0-9][a-z0-9_-]*,
  * at most TC_ROOTFS_NAME_MAX). Pure. */
 bool tc_rootfs_name_valid(const char *name);
 
-/* The directory of variant name (NULL or "default": the default rootfs):
- * exe_dir/rootfs[-NAME] in a build tree, else state_dir/rootfs[-NAME], else
- * exe_dir/legacy_rel[-NAME] (an install that copied a built rootfs). A heap
- * string (the first candidate when none exists), NULL on ENOMEM. */
-char *tc_rootfs_locate(const char *exe_dir, const char *state_dir, const char *legacy_rel,
-		       const char *name);
-
 /* The rootfs a run uses: the policy's variant when asked is NULL, else the
  * caller's --rootfs value (a variant name, or a path), refused unless the
  * policy's allow.rootfs lists it. *ret is the tree's real path (heap). The
  * caller's choice must be a tree the builder made, its manifest matching its
  * digest; the host's / never is. -errno with err set. */
-int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const char *exe_dir,
-		     const char *state_dir, const char *legacy_rel, char **ret,
-		     struct tc_error *err);
+int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const struct tc_layout *l,
+		     char **ret, struct tc_error *err);
 
 /* Whether dir looks like a tree the builder made: only usr, etc and the
  * merged-/usr links at its top, owned by root or us and writable by no one
@@ -80,9 +73,8 @@ int tc_rootfs_hold(const char *path, char **real, struct tc_error *err);
 int tc_rootfs_report_stale(FILE *out, const char *dir, const char *name);
 
 /* `toolcell rootfs build ...` (argv[1] is "rootfs"): check the command line
- * and exec the builder found beside the binary (build tree) or in
- * exe_dir/TOOLCELL_INSTALL_LIBEXEC_REL. Returns an exit status only when it
- * did not exec: 0 after --help, 125 for a bad command line. */
+ * and exec the builder found in the layout's libexec (layout.h). Returns an exit status only when
+ * it did not exec: 0 after --help, 125 for a bad command line. */
 int tc_rootfs_build_main(int argc, char **argv, const char *exe_dir);
 
 /* The options of 'toolcell rootfs build', one row each: its parser and

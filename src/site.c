@@ -12,16 +12,9 @@
 
 #define STAGE TC_STAGE_CONFIG
 
-int tc_site_load(const char *exe_dir, const char *sysconf_dir, struct tc_site *s,
-		 struct tc_error *err)
+int tc_site_load(const char *dir, struct tc_site *s, struct tc_error *err)
 {
-	char probe[PATH_MAX + 32];
-
-	snprintf(probe, sizeof(probe), "%s/policies/default.json", exe_dir);
-	if (access(probe, F_OK) == 0)
-		snprintf(s->dir, sizeof(s->dir), "%s/etc", exe_dir);
-	else
-		snprintf(s->dir, sizeof(s->dir), "%s", sysconf_dir);
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
 	snprintf(s->conf_path, sizeof(s->conf_path), "%.*s/" TC_CONF_NAME, PATH_MAX - 32, s->dir);
 	return tc_conf_load(s->conf_path, &s->conf, err);
 }

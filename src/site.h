@@ -17,11 +17,9 @@ struct tc_site {
 	struct tc_conf conf;
 };
 
-/* The site folder: exe_dir/etc when exe_dir is a build tree (it holds
- * policies/default.json), else sysconf_dir; then its toolcell.conf loaded
- * (absent: the defaults). -errno with err set. */
-int tc_site_load(const char *exe_dir, const char *sysconf_dir, struct tc_site *s,
-		 struct tc_error *err);
+/* The site folder dir (the layout's, layout.h) and its toolcell.conf
+ * loaded (absent: the defaults). -errno with err set. */
+int tc_site_load(const char *dir, struct tc_site *s, struct tc_error *err);
 
 /* The policy file a run uses (heap path in *ret). given is the caller's
  * --policy or TOOLCELL_POLICY (NULL: none): a path, or a bare name (no '/',

@@ -60,20 +60,6 @@ int tc_verb_fail(struct tc_invocation *v, const struct tc_error *err)
 	return TC_EXIT_TOOLCELL;
 }
 
-/* A default next to the binary: the build tree's first, then the prefix's. */
-static char *default_path(const char *exe_dir, const char *build_rel, const char *install_rel)
-{
-	char buf[PATH_MAX + 64], real[PATH_MAX];
-
-	snprintf(buf, sizeof(buf), "%s/%s", exe_dir, build_rel);
-	if (access(buf, F_OK) == 0 && realpath(buf, real))
-		return strdup(real);
-	snprintf(buf, sizeof(buf), "%s/%s", exe_dir, install_rel);
-	if (realpath(buf, real))
-		return strdup(real);
-	return strdup(buf);
-}
-
 /* The rootfs: the policy's variant or the caller's allowed choice, present,
  * held and made by the builder. */
 static int choose_rootfs(struct tc_invocation *v, struct tc_error *e)
@@ -85,8 +71,7 @@ static int choose_rootfs(struct tc_invocation *v, struct tc_error *e)
 	bool named = name && strcmp(name, "default");
 	int r;
 
-	r = tc_rootfs_choose(&v->policy, asked, v->exe_dir, TOOLCELL_STATE_DIR,
-			     TOOLCELL_INSTALL_ROOTFS_REL, &dir, e);
+	r = tc_rootfs_choose(&v->policy, asked, &v->layout, &dir, e);
 	if (r < 0)
 		return r;
 	snprintf(py, sizeof(py), "%s%s", dir, TC_PYTHON);
@@ -129,16 +114,14 @@ static void warn_env_not_passed(const struct tc_config *cfg)
 
 int tc_verb_load(struct tc_invocation *v, struct tc_error *e)
 {
+	const char *shipped = v->layout.path[TC_LAYOUT_POLICIES];
 	char why[TC_ERROR_MESSAGE_MAX];
-	_cleanup_free_ char *shipped =
-		default_path(v->exe_dir, "policies", TOOLCELL_INSTALL_POLICY_REL);
 	const char *pinned_rootfs;
 	int r;
 
-	if (!shipped)
-		return tc_error_set(e, TC_STAGE_MAIN, ENOMEM, "out of memory");
+	tc_layout_find(v->exe_dir, NULL, &v->layout);
 	/* the administrator's toolcell.conf and policies come first */
-	if ((r = tc_site_load(v->exe_dir, TOOLCELL_SYSCONF_DIR, &v->site, e)) < 0 ||
+	if ((r = tc_site_load(v->layout.path[TC_LAYOUT_SITE], &v->site, e)) < 0 ||
 	    (r = tc_site_policy(&v->site, v->cli.policy_path, shipped, &v->policy_path, e)) < 0 ||
 	    (r = tc_policy_load(v->policy_path, &v->policy, e)) < 0 ||
 	    (r = tc_site_rootfs(&v->site, v->cli.overrides.rootfs, &pinned_rootfs, e)) < 0)

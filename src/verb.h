@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "layout.h"
 #include "audit.h"
 #include "cli.h"
 #include "policy.h"
@@ -27,9 +28,10 @@
 /* One invocation of toolcell. */
 struct tc_invocation {
 	struct tc_cli cli;
-	const char *exe_dir; /* the binary's folder: build tree or install */
-	struct tc_run run;   /* this run's id, times, verb and caller (audit.h) */
-	struct tc_site site; /* toolcell.conf and the site folder */
+	const char *exe_dir;	 /* the binary's folder: build tree or install */
+	struct tc_layout layout; /* where toolcell's own files are (tc_verb_load) */
+	struct tc_run run;	 /* this run's id, times, verb and caller (audit.h) */
+	struct tc_site site;	 /* toolcell.conf and the site folder */
 	struct tc_policy policy;
 	char *policy_path; /* the policy file used */
 	struct tc_config cfg;
@@ -40,6 +42,11 @@ struct tc_invocation {
 	struct tc_outcome out;
 	int end_signal; /* set by a verb: toolcell ends by this signal, as the tool did */
 };
+
+/* `toolcell version`: the version line; with --paths, where this toolcell
+ * finds its own files (layout.h), as NAME PATH lines, one NAME's path, or
+ * a JSON object. Returns the exit status (125 for an unknown NAME). */
+int tc_verb_version(struct tc_invocation *v);
 
 /* A refusal before (or instead of) the sandbox: the audit line, the
  * message on stderr and, for call, one envelope on stdout. Returns the

@@ -146,12 +146,15 @@ tc_kill_pids() {
 # the binary, the build's policies, a link to its rootfs and an empty etc/
 # (the site folder's toolcell.conf goes there); TC is the staged binary
 tc_stage_site() {
-	local build=${TC_BUILD:-$(dirname "$TOOLCELL")}
+	local policies rootfs
+	# where the binary keeps them: it says (not a test's TOOLCELL_ROOTFS)
+	policies=$(env -u TOOLCELL_ROOTFS "$TOOLCELL" version --paths policies) || return 1
+	rootfs=$(env -u TOOLCELL_ROOTFS "$TOOLCELL" version --paths rootfs) || return 1
 	S=$TC_TMP/site
 	mkdir -p "$S/etc"
 	cp "$TOOLCELL" "$S/toolcell"
-	cp -r "$build/policies" "$S/policies"
-	ln -s "$(readlink -f "$build/rootfs")" "$S/rootfs"
+	cp -r "$policies" "$S/policies"
+	ln -s "$rootfs" "$S/rootfs"
 	chmod -R a+rX "$S"
 	TC=$S/toolcell
 }

@@ -110,9 +110,31 @@ static void test_version(void **state)
 	tc_cli_release(&cli);
 	assert_int_equal(PARSE(&cli, &err, "--version"), 0);
 	assert_int_equal(cli.verb, TC_VERB_VERSION);
+	assert_false(cli.paths);
 	tc_cli_release(&cli);
-	EXPECT_ERR("version: unexpected argument 'x'", "version", "x");
-	EXPECT_ERR("version: unexpected argument 'x'", "--version", "x");
+	/* --paths: all of them, one NAME, or --json */
+	assert_int_equal(PARSE(&cli, &err, "version", "--paths"), 0);
+	assert_true(cli.paths);
+	assert_false(cli.json);
+	assert_int_equal(cli.argc, 0);
+	tc_cli_release(&cli);
+	assert_int_equal(PARSE(&cli, &err, "version", "--paths", "state"), 0);
+	assert_true(cli.paths);
+	assert_int_equal(cli.argc, 1);
+	assert_string_equal(cli.argv[0], "state");
+	tc_cli_release(&cli);
+	assert_int_equal(PARSE(&cli, &err, "version", "--paths", "--json"), 0);
+	assert_true(cli.paths && cli.json);
+	assert_int_equal(cli.argc, 0);
+	tc_cli_release(&cli);
+#define VERSION_USAGE " (usage: toolcell version [--paths [NAME | --json]])"
+	EXPECT_ERR("version: unexpected argument 'x'" VERSION_USAGE, "version", "x");
+	EXPECT_ERR("version: unexpected argument 'x'" VERSION_USAGE, "--version", "x");
+	EXPECT_ERR("version: unexpected argument '--json'" VERSION_USAGE, "version", "--json");
+	EXPECT_ERR("version: unexpected argument 'x'" VERSION_USAGE, "version", "--paths", "state",
+		   "x");
+	EXPECT_ERR("version: unexpected argument 'x'" VERSION_USAGE, "version", "--paths", "--json",
+		   "x");
 	EXPECT_HELP(TC_VERB_VERSION, "version", "--help");
 	EXPECT_HELP(TC_VERB_VERSION, "--version", "-h");
 }
