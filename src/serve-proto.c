@@ -296,30 +296,38 @@ void tc_serve_request_release(struct tc_serve_request *r)
 
 /* ---- the policy's "serve" section ---- */
 
-static int id_list(const cJSON *list, const char *key, const char *origin, uint32_t *ids, size_t *n,
-		   struct tc_error *err)
+/* 1 when serve.key is an array of at most max items, 0 when it is absent,
+ * else -errno with err naming what it should hold. */
+static int serve_list(const cJSON *list, const char *origin, const char *key, const char *items,
+		      int max, struct tc_error *err)
 {
-	const cJSON *it;
-
 	if (!list)
 		return 0;
 	if (!cJSON_IsArray(list))
 		return tc_error_set(err, TC_STAGE_POLICY, EINVAL,
-				    "%s: serve.%s: expected an array of ids", origin, key);
-	cJSON_ArrayForEach(it, list)
+				    "%s: serve.%s: expected an array of %s", origin, key, items);
+	if (cJSON_GetArraySize(list) > max)
+		return tc_error_set(err, TC_STAGE_POLICY, E2BIG, "%s: serve.%s: more than %d %s",
+				    origin, key, max, items);
+	return 1;
+}
+
+static int id_list(const cJSON *list, const char *key, const char *origin, uint32_t *ids, size_t *n,
+		   struct tc_error *err)
+{
+	int r = serve_list(list, origin, key, "ids", TC_SERVE_IDS_MAX, err);
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, (r > 0 ? list : NULL))
 	{
 		double v = it->valuedouble;
 		if (!cJSON_IsNumber(it) || v < 0 || v > 4294967294.0 || v != (double)(uint32_t)v)
 			return tc_error_set(err, TC_STAGE_POLICY, EINVAL,
 					    "%s: serve.%s: expected ids from 0 to 4294967294",
 					    origin, key);
-		if (*n == TC_SERVE_IDS_MAX)
-			return tc_error_set(err, TC_STAGE_POLICY, E2BIG,
-					    "%s: serve.%s: more than %d ids", origin, key,
-					    TC_SERVE_IDS_MAX);
 		ids[(*n)++] = (uint32_t)v;
 	}
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 static bool module_name(const char *s)
@@ -344,16 +352,11 @@ static bool module_name(const char *s)
 static int preimport_list(const cJSON *list, const char *origin, struct tc_serve_policy *p,
 			  struct tc_error *err)
 {
+	int r = serve_list(list, origin, "preimport", "module names", TC_SERVE_IMPORTS_MAX, err);
 	const cJSON *it;
 
-	if (!list)
-		return 0;
-	if (!cJSON_IsArray(list))
-		return tc_error_set(err, TC_STAGE_POLICY, EINVAL,
-				    "%s: serve.preimport: expected an array of module names",
-				    origin);
-	p->has_preimport = true;
-	cJSON_ArrayForEach(it, list)
+	p->has_preimport = r > 0;
+	cJSON_ArrayForEach(it, (r > 0 ? list : NULL))
 	{
 		const char *s = cJSON_GetStringValue(it);
 		if (!s || strlen(s) >= sizeof(p->preimport[0]) || !module_name(s))
@@ -361,13 +364,9 @@ static int preimport_list(const cJSON *list, const char *origin, struct tc_serve
 					    "%s: serve.preimport: expected module names such as "
 					    "\"json\" or \"os.path\"",
 					    origin);
-		if (p->n_preimport == TC_SERVE_IMPORTS_MAX)
-			return tc_error_set(err, TC_STAGE_POLICY, E2BIG,
-					    "%s: serve.preimport: more than %d modules", origin,
-					    TC_SERVE_IMPORTS_MAX);
 		snprintf(p->preimport[p->n_preimport++], sizeof(p->preimport[0]), "%s", s);
 	}
-	return 0;
+	return r < 0 ? r : 0;
 }
 
 int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_policy *ret,
