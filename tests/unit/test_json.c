@@ -289,9 +289,34 @@ static void test_add_and_print(void **state)
 	cJSON_Delete(o);
 }
 
+/* A raw member is printed byte for byte (a request kept as it came, a
+ * 16-digit nonce cJSON's own number printing would shorten); tc_json_print
+ * is tc_json_document without the newline. */
+static void test_raw_and_print(void **state)
+{
+	static const char req[] = "{\"id\": 9007199254740993, \"x\": 1.50}trailing";
+	cJSON *o = cJSON_CreateObject();
+	bool failed = false;
+	char *text;
+
+	(void)state;
+	tc_json_add(&failed, o, "nonce", tc_json_raw("7000415082118040", 16));
+	tc_json_add(&failed, o, "request", tc_json_raw(req, strlen(req) - 8));
+	assert_false(failed);
+	text = tc_json_print(o, false);
+	assert_string_equal(text, "{\"nonce\":7000415082118040,\"request\":{\"id\": "
+				  "9007199254740993, \"x\": 1.50}}");
+	free(text);
+	text = tc_json_document(o, false);
+	assert_string_equal(text, "{\"nonce\":7000415082118040,\"request\":{\"id\": "
+				  "9007199254740993, \"x\": 1.50}}\n");
+	free(text);
+	cJSON_Delete(o);
+}
+
 TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_utf8_check_offsets), cmocka_unit_test(test_utf8_cut),
 	     cmocka_unit_test(test_utf8_sanitize), cmocka_unit_test(test_scan_accepts),
 	     cmocka_unit_test(test_scan_faults), cmocka_unit_test(test_scan_nul_escape),
 	     cmocka_unit_test(test_scan_depth), cmocka_unit_test(test_scan_paths),
 	     cmocka_unit_test(test_scan_members), cmocka_unit_test(test_validate_messages),
-	     cmocka_unit_test(test_add_and_print))
+	     cmocka_unit_test(test_add_and_print), cmocka_unit_test(test_raw_and_print))
