@@ -88,5 +88,7 @@ void tc_layout_find(const char *exe_dir, const char *rootfs_asked, struct tc_lay
 	if (rootfs_asked && strchr(rootfs_asked, '/'))
 		at(l->path[TC_LAYOUT_ROOTFS], rootfs_asked, "");
 	else if ((rootfs = tc_layout_rootfs(l, rootfs_asked)))
-		at(l->path[TC_LAYOUT_ROOTFS], rootfs, "");
+		/* the variant's link, not the version it points at now: a
+		 * rebuild switches the link, and a script keeps the path */
+		snprintf(l->path[TC_LAYOUT_ROOTFS], PATH_MAX, "%.*s", PATH_MAX - 1, rootfs);
 }

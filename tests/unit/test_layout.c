@@ -97,8 +97,11 @@ static void test_build_tree(void **state)
 	make("policies", NULL);
 	make("policies/default.json", "{\"version\": 1}\n");
 	make("build-rootfs", "#!/bin/sh\n");
-	make("rootfs", NULL);
+	make("rootfs.d", NULL);
+	make("rootfs.d/v1", NULL);
 	make("rootfs-workspace", NULL);
+	snprintf(want, sizeof(want), "%s/rootfs", top);
+	assert_int_equal(symlink("rootfs.d/v1", want), 0); /* a variant is a link */
 	tc_layout_find(top, NULL, &l);
 	assert_true(l.build_tree);
 	assert_true(l.builder_beside);
