@@ -113,6 +113,14 @@ bool tc_bind_host_refused(const char *path)
 	return false;
 }
 
+bool tc_binds_live(const struct tc_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_binds; i++)
+		if (cfg->binds[i].writable)
+			return true;
+	return false;
+}
+
 void tc_binds_free(struct tc_bind *binds, size_t n)
 {
 	for (size_t i = 0; i < n && i < TC_MAX_BINDS; i++) {

@@ -27,6 +27,11 @@ int tc_bind_path_check(const char *path, bool inside, char *why, size_t why_len)
  * bind's source, whatever the policy says. */
 bool tc_bind_host_refused(const char *path);
 
+/* cfg has a live bind: a writable bind of a host folder itself (not the
+ * workspace, whose changes go to a layer), which the host sees as the tool
+ * writes. Its filter then refuses set-id mode bits (seccomp.c). */
+bool tc_binds_live(const struct tc_config *cfg);
+
 /* Free the host and inside strings of binds[0..n). */
 void tc_binds_free(struct tc_bind *binds, size_t n);
 

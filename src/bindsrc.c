@@ -394,11 +394,19 @@ int tc_bindsrc_detach(int fd, const char *path, unsigned long long attrs, int us
 			*ret_tree = TAKE_FD(tree);
 			return 0;
 		}
-		/* a file system that cannot be idmapped: the tool sees the
-		 * source as before, through its "other" permission bits */
+		/* a file system that cannot be idmapped: the tool sees a
+		 * read-only source as before, through its "other" permission
+		 * bits; a live one is refused, since what the tool wrote would
+		 * land owned by a pool uid instead of the caller */
 		if (errno != EINVAL && errno != EPERM && errno != EOPNOTSUPP)
 			return tc_error_errno(err, TC_STAGE_MOUNT, errno,
 					      "cannot idmap the bind of %s", path);
+		if (!(attrs & MOUNT_ATTR_RDONLY))
+			return tc_error_errno(err, TC_STAGE_MOUNT, errno,
+					      "cannot idmap the writable bind of %s, so files the "
+					      "tool writes would not be yours (its file system "
+					      "cannot be idmapped; use --workspace)",
+					      path);
 		a.attr_set &= ~(unsigned long long)MOUNT_ATTR_IDMAP;
 		a.userns_fd = 0;
 	}

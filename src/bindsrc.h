@@ -58,7 +58,9 @@ int tc_bindsrc_check_shared(const char *path, const struct stat *st, const char 
 			    struct tc_error *err);
 
 /* A detached, non-recursive copy of the mount at fd with attrs
- * (MOUNT_ATTR_*) set, idmapped through userns_fd when it is >= 0.
+ * (MOUNT_ATTR_*) set, idmapped through userns_fd when it is >= 0 (a
+ * read-only one is bound unmapped where its file system cannot be; a
+ * writable one is refused).
  * -EPERM when the caller may not make detached mounts (unprivileged). */
 int tc_bindsrc_detach(int fd, const char *path, unsigned long long attrs, int userns_fd,
 		      int *ret_tree, struct tc_error *err);

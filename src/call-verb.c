@@ -62,12 +62,6 @@ static int check_tool(const struct tc_invocation *v, const char *given, char too
 				    "cannot use the tool %s: it is not a regular file%s", tool,
 				    S_ISLNK(st.st_mode) ? " but a symbolic link; name the real file"
 							: "");
-	if (tc_script_unreadable(&v->cfg, tool, st.st_mode, geteuid() == 0))
-		return tc_error_set(e, TC_STAGE_REQUEST, EACCES,
-				    "the tool %s is not world-readable (mode %04o), and the "
-				    "sandbox runs it as an unprivileged uid; make it readable "
-				    "(chmod o+r)",
-				    tool, (unsigned)(st.st_mode & 07777));
 	return 0;
 }
 

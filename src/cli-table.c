@@ -56,8 +56,9 @@ const struct tc_cli_opt tc_cli_opts[] = {
 	  .env_note = ", comma-separated" },
 	{ "--bind", "HOST[:INSIDE]", OPT_BIND, VB_SANDBOX,
 	  /* clang-format off */
-	  .desc = "the same, writable. Repeatable. At most " CLI_STR(TC_MAX_BINDS) " binds\n"
-		  "in all (--ro-bind and --bind together)",
+	  .desc = "the same, writable and live (see LIVE BINDS; prefer\n"
+		  "--workspace). Repeatable. At most " CLI_STR(TC_MAX_BINDS) " binds in all\n"
+		  "(--ro-bind and --bind together)",
 	  /* clang-format on */
 	  .env = "TOOLCELL_BIND", .env_value = "HOST[:INSIDE],...",
 	  .env_note = ", comma-separated" },

@@ -125,10 +125,11 @@ static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bo
 	ro = !op->writable || op->overlay;
 	if (ro)
 		attrs |= MOUNT_ATTR_RDONLY;
-	/* idmapped only when read-only: the caller's files appear as the
-	 * tool's, so it reads what the caller handed it, and writes nothing
-	 * to the host (the workspace's changes go to its layer) */
-	r = tc_bindsrc_detach(fd, op->source, attrs, ro ? idmap_fd : -1, &op->tree, err);
+	/* idmapped: the caller's files appear as the tool's, so it reads what
+	 * the caller handed it, and what it creates in a live (writable) bind
+	 * lands owned by the caller; a live bind that cannot be idmapped is
+	 * refused (bindsrc.c) */
+	r = tc_bindsrc_detach(fd, op->source, attrs, idmap_fd, &op->tree, err);
 	if (r == -EPERM && !need_detach)
 		return 0; /* unprivileged: the child, with the caller's rights, opens it */
 	if (r == -EPERM)
@@ -145,8 +146,7 @@ static bool is_callers_bind(const struct tc_mount_op *op)
 bool tc_mount_plan_idmaps(const struct tc_mount_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++)
-		if (is_callers_bind(&plan->ops[i]) &&
-		    (!plan->ops[i].writable || plan->ops[i].overlay))
+		if (is_callers_bind(&plan->ops[i]))
 			return true;
 	return false;
 }

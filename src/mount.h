@@ -85,18 +85,18 @@ int tc_mount_plan_build(const struct tc_config *cfg, const struct tc_bind *extra
 			const bool *extra_is_dir, const char *cwd, struct tc_mount_plan *ret,
 			struct tc_error *err);
 
-/* Parent: true when the plan binds a source of the caller's read-only (a
- * read-only bind, the workspace's lower layer), which as root is idmapped. */
+/* Parent: true when the plan binds a source of the caller's (a bind, live
+ * or read-only, the workspace's lower layer), which as root is idmapped. */
 bool tc_mount_plan_idmaps(const struct tc_mount_plan *plan);
 
 /* Parent, before clone: open every bind source the caller named with the
  * caller's own rights (a directory or regular file; no symlink anywhere in
  * the path; nothing mounted inside it; no socket below it; a writable one
  * not a shared system folder, see bindsrc.h) and copy it into a detached,
- * non-recursive mount (op->tree), read-only ones idmapped through idmap_fd
- * when it is >= 0. Where the caller may not make detached mounts
- * (unprivileged) and need_detach is false, the child opens the source
- * instead, with the same rights, and compares device and inode. */
+ * non-recursive mount (op->tree), idmapped through idmap_fd when it is
+ * >= 0 (a live bind that cannot be idmapped is refused). Where the caller may not make detached
+ * mounts (unprivileged) and need_detach is false, the child opens the source instead, with the same
+ * rights, and compares device and inode. */
 int tc_mount_prepare(struct tc_mount_plan *plan, int idmap_fd, bool need_detach,
 		     struct tc_error *err);
 

@@ -91,16 +91,3 @@ char *tc_path_choose_cwd(const struct tc_config *cfg, const struct tc_bind *extr
 		r = strdup(cfg->workspace ? cfg->workspace_inside : "/");
 	return r;
 }
-
-bool tc_path_in_writable_bind(const struct tc_config *cfg, const char *p)
-{
-	for (size_t i = 0; i < cfg->n_binds; i++) {
-		const char *h = cfg->binds[i].host;
-		size_t n = strlen(h);
-
-		if (cfg->binds[i].writable && strncmp(p, h, n) == 0 &&
-		    (p[n] == '\0' || p[n] == '/'))
-			return true;
-	}
-	return false;
-}

@@ -1,8 +1,7 @@
 /* Host paths as toolcell reasons about them before clone: a path the caller
  * gave made absolute by its text alone, the path inside the sandbox at which
- * a bind shows a host path, the working directory a run starts in, and
- * whether a host path lies in a writable bind. Pure but for getcwd where a
- * cwd is not given; parent side, before clone. */
+ * a bind shows a host path, the working directory a run starts in. Pure
+ * but for getcwd where a cwd is not given; parent side, before clone. */
 #ifndef TOOLCELL_PATHS_H
 #define TOOLCELL_PATHS_H
 
@@ -30,12 +29,6 @@ char *tc_path_inside(const struct tc_config *cfg, const struct tc_bind *extra, s
  * Heap; NULL on ENOMEM. */
 char *tc_path_choose_cwd(const struct tc_config *cfg, const struct tc_bind *extra, size_t n_extra,
 			 const char *here);
-
-/* true when host path p lies in (or is) a writable bind of cfg. Writable
- * binds are not idmapped: as host root the tool reads their files by their
- * "other" bits, while read-only binds and the workspace show the caller's
- * files as the tool's. */
-bool tc_path_in_writable_bind(const struct tc_config *cfg, const char *p);
 
 /* true when p is dir or lies below it (both absolute, normalized). */
 bool tc_path_beneath(const char *p, const char *dir);

@@ -45,7 +45,7 @@ int tc_verb_python(struct tc_invocation *v)
 	if (tc_verb_init(v, &e) < 0)
 		return tc_verb_fail(v, &e);
 	if (tc_script_plan_python(&v->cfg, v->cli.argc, v->cli.argv, v->cli.script_index,
-				  v->cli.script_dir, &plan, stderr, &e) < 0) {
+				  v->cli.script_dir, &plan, &e) < 0) {
 		tc_script_plan_release(&plan);
 		return tc_verb_fail(v, &e);
 	}

@@ -13,11 +13,6 @@
 #include "script.h"
 #include "util.h"
 
-bool tc_script_unreadable(const struct tc_config *cfg, const char *p, mode_t mode, bool as_root)
-{
-	return as_root && !(mode & S_IROTH) && tc_path_in_writable_bind(cfg, p);
-}
-
 char *tc_script_show(const struct tc_config *cfg, const char *abs, bool dir, struct tc_bind *bind,
 		     char dirbuf[PATH_MAX], struct tc_error *err)
 {
@@ -47,18 +42,6 @@ char *tc_script_show(const struct tc_config *cfg, const char *abs, bool dir, str
 	return r;
 }
 
-/* Say so before python3's bare EACCES does. */
-static void warn_unreadable(const struct tc_config *cfg, const char *path, const struct stat *st,
-			    FILE *warn)
-{
-	if (warn && tc_script_unreadable(cfg, path, st->st_mode, geteuid() == 0))
-		fprintf(warn,
-			"toolcell: warning: %s is not world-readable (mode %04o), it is in a "
-			"writable bind, and the sandbox runs the tool as an unprivileged uid, so "
-			"python3 cannot open it; chmod o+r\n",
-			path, (unsigned)(st->st_mode & 07777));
-}
-
 /* The word after -m py_compile (or -mpy_compile) among python3's options,
  * or 0 when the command line does not compile files. */
 static int compiled_first(int argc, char *const argv[])
@@ -77,7 +60,7 @@ static int compiled_first(int argc, char *const argv[])
 /* `python -m py_compile FILE...`: each FILE that is a regular file is shown
  * inside like a script, as far as there is room for binds; python3
  * reports any other as it would. */
-static int show_compiled(const struct tc_config *cfg, struct tc_script_plan *p, FILE *warn,
+static int show_compiled(const struct tc_config *cfg, struct tc_script_plan *p,
 			 struct tc_error *err)
 {
 	char dir[PATH_MAX];
@@ -90,7 +73,6 @@ static int show_compiled(const struct tc_config *cfg, struct tc_script_plan *p, 
 		if (p->argv[i][0] == '-' || !tc_path_absolute(p->argv[i], NULL, path) ||
 		    stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
-		warn_unreadable(cfg, path, &st, warn);
 		inside = tc_script_show(cfg, path, false, &p->binds[p->n_binds], dir, err);
 		if (!inside)
 			return -err->err;
@@ -109,7 +91,7 @@ static int show_compiled(const struct tc_config *cfg, struct tc_script_plan *p, 
 }
 
 int tc_script_plan_python(const struct tc_config *cfg, int argc, char *const words[],
-			  int script_index, bool script_dir, struct tc_script_plan *p, FILE *warn,
+			  int script_index, bool script_dir, struct tc_script_plan *p,
 			  struct tc_error *err)
 {
 	char *inside = NULL;
@@ -130,7 +112,6 @@ int tc_script_plan_python(const struct tc_config *cfg, int argc, char *const wor
 		 * python3 to report as it would ("can't open file") */
 		p->have_script = stat(p->script, &st) == 0 && S_ISREG(st.st_mode);
 		if (p->have_script) {
-			warn_unreadable(cfg, p->script, &st, warn);
 			inside = tc_script_show(cfg, p->script, script_dir, &p->binds[0], p->dir,
 						err);
 			if (!inside)
@@ -141,7 +122,7 @@ int tc_script_plan_python(const struct tc_config *cfg, int argc, char *const wor
 		/* python3 gets the script by its path inside */
 		p->argv[script_index + 1] = inside ? inside : p->script;
 	}
-	return show_compiled(cfg, p, warn, err);
+	return show_compiled(cfg, p, err);
 }
 
 void tc_script_plan_release(struct tc_script_plan *p)

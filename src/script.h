@@ -17,11 +17,6 @@
 
 #define TC_SCRIPT_BINDS 2 /* read-only binds a run adds: as many as the spec holds */
 
-/* true when the tool could not read the file at host path p of mode mode:
- * as host root (as_root) the tool runs as an unprivileged uid, and a
- * writable bind (not idmapped) shows the file with its own "other" bits. */
-bool tc_script_unreadable(const struct tc_config *cfg, const char *p, mode_t mode, bool as_root);
-
 /* How the file at absolute host path abs is seen inside: the path inside
  * (heap) of a bind that covers it (bind->host left NULL), else *bind is
  * filled to bind it read-only at its own path (dir: its folder, with
@@ -50,11 +45,10 @@ struct tc_script_plan {
  * toolcell's options); script_index is the script's word (-1: none, as for
  * -c or -m), script_dir binds its folder. argv[0] becomes "python3" so
  * python3's own messages read as they do bare. Only a regular file is
- * shown; anything else is left for python3 to report as it would. warn
- * (NULL: none) gets a line for each file the tool could not read. -errno
+ * shown; anything else is left for python3 to report as it would. -errno
  * with err set; release p either way. */
 int tc_script_plan_python(const struct tc_config *cfg, int argc, char *const words[],
-			  int script_index, bool script_dir, struct tc_script_plan *p, FILE *warn,
+			  int script_index, bool script_dir, struct tc_script_plan *p,
 			  struct tc_error *err);
 
 void tc_script_plan_release(struct tc_script_plan *p);

@@ -65,6 +65,89 @@ static int add(scmp_filter_ctx c, uint32_t action, int nr, unsigned n_args,
 	return 0;
 }
 
+/* With a live bind (bind.h) the tool writes the host's own folder, where a
+ * set-uid or set-gid file would be the caller's (root's, as root): the
+ * calls that set a mode keep S_ISUID and S_ISGID out of it (EPERM). Each
+ * call's mode argument and, for the open calls, its flags (the mode counts
+ * only with O_CREAT or O_TMPFILE; -1: always). mknod and mknodat are
+ * ruled in add_ruled with their kinds; mkdir needs no rule, as the kernel
+ * drops set-id bits from its mode (a set-gid parent's own is inherited). */
+#define TC_SETID     ((uint64_t)(S_ISUID | S_ISGID))
+#define TC_O_TMPFILE 020000000ull /* the kernel's __O_TMPFILE, without O_DIRECTORY */
+static const struct {
+	int nr;
+	unsigned mode;
+	int flags;
+} mode_calls[] = {
+	{ SYS_chmod, 1, -1 },		{ SYS_fchmod, 1, -1 }, { SYS_fchmodat, 2, -1 },
+	{ 452, 2, -1 } /* fchmodat2 */, { SYS_creat, 1, -1 },  { SYS_open, 2, 1 },
+	{ SYS_openat, 3, 2 },
+};
+
+/* EPERM when argument mode holds S_ISUID or S_ISGID (and, with also, when
+ * that comparison holds too). */
+static int refuse_setid_bits(scmp_filter_ctx c, int nr, unsigned mode,
+			     const struct scmp_arg_cmp *also, struct tc_error *err)
+{
+	int r = 0;
+
+	for (uint64_t bit = S_ISGID; bit <= S_ISUID && r >= 0; bit <<= 1) {
+		struct scmp_arg_cmp both[2] = {
+			{ .arg = mode, .op = SCMP_CMP_MASKED_EQ, .datum_a = bit, .datum_b = bit },
+		};
+
+		if (also)
+			both[1] = *also;
+		r = add(c, SCMP_ACT_ERRNO(EPERM), nr, also ? 2 : 1, both, err);
+	}
+	return r;
+}
+
+/* The rules of a call that sets a mode, in a run with a live bind: allowed
+ * without set-id bits (or, for open and openat, without a flag that
+ * creates), EPERM with them. The rules never overlap. */
+static int add_mode_rules(scmp_filter_ctx c, size_t i, struct tc_error *err)
+{
+	int nr = mode_calls[i].nr, flags = mode_calls[i].flags, r;
+	unsigned mode = mode_calls[i].mode;
+	struct scmp_arg_cmp plain = { .arg = mode, .op = SCMP_CMP_MASKED_EQ, .datum_a = TC_SETID };
+
+	r = add(c, SCMP_ACT_ALLOW, nr, 1, &plain, err);
+	if (r < 0 || flags < 0)
+		return r < 0 ? r : refuse_setid_bits(c, nr, mode, NULL, err);
+	struct scmp_arg_cmp no_create = { .arg = (unsigned)flags,
+					  .op = SCMP_CMP_MASKED_EQ,
+					  .datum_a = O_CREAT | TC_O_TMPFILE };
+	r = add(c, SCMP_ACT_ALLOW, nr, 1, &no_create, err);
+	for (uint64_t f = O_CREAT; r >= 0 && f; f = f == O_CREAT ? TC_O_TMPFILE : 0) {
+		struct scmp_arg_cmp creates = {
+			.arg = (unsigned)flags, .op = SCMP_CMP_MASKED_EQ, .datum_a = f, .datum_b = f
+		};
+		r = refuse_setid_bits(c, nr, mode, &creates, err);
+	}
+	return r;
+}
+
+static int add_live_rules(scmp_filter_ctx c, int nr, struct tc_error *err)
+{
+	for (size_t i = 0; i < TC_ARRAY_SIZE(mode_calls); i++)
+		if (mode_calls[i].nr == nr)
+			return add_mode_rules(c, i, err);
+	if (nr == SYS_openat2)
+		/* its mode is in memory a filter cannot read: ENOSYS, as a
+		 * kernel without it answers; libc and Python never use it */
+		return add(c, SCMP_ACT_ERRNO(ENOSYS), nr, 0, NULL, err);
+	if (nr == SYS_renameat2) {
+		/* RENAME_WHITEOUT leaves a character device (0:0) behind */
+		struct scmp_arg_cmp plain = SCMP_A4_64(SCMP_CMP_MASKED_EQ, RENAME_WHITEOUT, 0);
+		struct scmp_arg_cmp white =
+			SCMP_A4_64(SCMP_CMP_MASKED_EQ, RENAME_WHITEOUT, RENAME_WHITEOUT);
+		int r = add(c, SCMP_ACT_ALLOW, nr, 1, &plain, err);
+		return r < 0 ? r : add(c, SCMP_ACT_ERRNO(EPERM), nr, 1, &white, err);
+	}
+	return 1;
+}
+
 /* Allow nr where argument arg lies in one of the ranges (and the comparison
  * also holds, when given): one MASKED_EQ rule per aligned power-of-two
  * block, since libseccomp takes one comparison per argument and rule. */
@@ -123,10 +206,15 @@ static int add_arg_rules(scmp_filter_ctx c, int nr, struct tc_error *err)
 	return add(c, SCMP_ACT_ALLOW, nr, 0, NULL, err);
 }
 
-/* The rules of one ruled call (see ruled[]). */
-static int add_ruled(scmp_filter_ctx c, int nr, struct tc_error *err)
+/* The rules of one ruled call (see ruled[]); with refuse_setid, of a
+ * call that sets a mode too (above). */
+static int add_ruled(scmp_filter_ctx c, int nr, bool refuse_setid, struct tc_error *err)
 {
-	int r = 0;
+	int r = refuse_setid ? add_live_rules(c, nr, err) : 1;
+
+	if (r <= 0)
+		return r;
+	r = 0;
 
 	if (nr == SYS_clone) {
 		/* without namespace flags (glibc's fork and pthread_create) */
@@ -185,15 +273,19 @@ static int add_ruled(scmp_filter_ctx c, int nr, struct tc_error *err)
 		return add(c, SCMP_ACT_ALLOW, nr, 1, &no_ex, err);
 	}
 	if (nr == SYS_mknod || nr == SYS_mknodat) {
-		/* FIFOs, regular files and sockets; never devices */
+		/* FIFOs, regular files and sockets; never devices (and, with
+		 * a live bind, never set-id bits: EPERM) */
 		static const uint32_t kinds[] = { S_IFIFO, S_IFREG, S_IFSOCK };
+		uint32_t mask = S_IFMT | (refuse_setid ? (uint32_t)TC_SETID : 0);
+		unsigned mode = nr == SYS_mknod ? 1 : 2;
+
 		for (size_t i = 0; i < TC_ARRAY_SIZE(kinds) && r >= 0; i++) {
 			struct scmp_arg_cmp a =
-				nr == SYS_mknod ? SCMP_A1_32(SCMP_CMP_MASKED_EQ, S_IFMT, kinds[i])
-						: SCMP_A2_32(SCMP_CMP_MASKED_EQ, S_IFMT, kinds[i]);
+				nr == SYS_mknod ? SCMP_A1_32(SCMP_CMP_MASKED_EQ, mask, kinds[i])
+						: SCMP_A2_32(SCMP_CMP_MASKED_EQ, mask, kinds[i]);
 			r = add(c, SCMP_ACT_ALLOW, nr, 1, &a, err);
 		}
-		return r;
+		return r < 0 || !refuse_setid ? r : refuse_setid_bits(c, nr, mode, NULL, err);
 	}
 	return add_arg_rules(c, nr, err);
 }
@@ -205,7 +297,7 @@ static int add_rules(scmp_filter_ctx c, const struct tc_syscall_policy *sp, stru
 
 	for (int nr = 0; nr < TC_SYSCALL_MAX && r >= 0; nr++) {
 		if (tc_syscall_in(sp->allow, nr)) {
-			r = add_ruled(c, nr, err);
+			r = add_ruled(c, nr, sp->refuse_setid, err);
 			f->n_allowed++;
 		} else if (sp->kill_others || tc_syscall_in(sp->kill, nr)) {
 			/* the killed calls go to the default action (notify),
@@ -255,7 +347,8 @@ int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *re
 	/* the build-time copy serves the default lists only */
 	if (!pb || memcmp(pb->policy.allow, sp->allow, sizeof(sp->allow)) ||
 	    memcmp(pb->policy.kill, sp->kill, sizeof(sp->kill)) ||
-	    pb->policy.kill_others != sp->kill_others)
+	    pb->policy.kill_others != sp->kill_others ||
+	    pb->policy.refuse_setid != sp->refuse_setid)
 		return tc_seccomp_compile(sp, ret, err);
 	memset(ret, 0, sizeof(*ret));
 	ret->prog = malloc(pb->len * sizeof(struct sock_filter));

@@ -45,7 +45,8 @@ int tc_userns_enter(const struct tc_ids *ids, struct tc_error *err);
 
 /* Parent, before clone (pool mode): a user namespace that maps the
  * caller's euid and egid to the tool's host ids and nothing else, for
- * idmapping read-only binds, so the tool reads what the caller handed it.
+ * idmapping binds, so the tool reads what the caller handed it and what it
+ * writes in a live bind is the caller's.
  * *ret_fd is its /proc/PID/ns/user fd. The helper process that made it
  * exits on its own and is reaped by tc_userns_release. */
 int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err);

@@ -15,11 +15,15 @@
 /* What a policy's "seccomp" section resolves to: bit sets of syscall
  * numbers. A call in allow is allowed (with toolcell's argument rules for
  * the calls that have them); a call in kill, or any other call when
- * kill_others, ends the tool; any other answers ENOSYS and is counted. */
+ * kill_others, ends the tool; any other answers ENOSYS and is counted.
+ * refuse_setid (set by the launcher for a run with a live bind, never by a
+ * policy) refuses set-uid and set-gid mode bits wherever a call sets a
+ * mode (EPERM; openat2, whose mode the filter cannot read, ENOSYS). */
 struct tc_syscall_policy {
 	uint64_t allow[TC_SYSCALL_MAX / 64];
 	uint64_t kill[TC_SYSCALL_MAX / 64];
 	bool kill_others;
+	bool refuse_setid;
 };
 
 /* Named limits on untrusted input and on the command line. */

@@ -235,3 +235,30 @@ for line in open('/proc/self/mountinfo'):
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf "['pycache']\n/ overlay")" ]
 }
+
+@test "renaming a folder the host folder held answers EXDEV; files and new folders rename; shutil.move copies, and the host gets the move" {
+	mkdir -p "$T/ws/old/inner"
+	echo kept >"$T/ws/old/inner/f.txt"
+	echo file >"$T/ws/plain.txt"
+	run "$TOOLCELL" python --workspace "$T/ws" --result "$T/r.json" -c "
+import errno, os, shutil
+try:
+    os.rename('old', 'renamed')
+    print('renamed')
+except OSError as e:
+    print(errno.errorcode[e.errno], e.strerror)
+os.rename('plain.txt', 'plain2.txt')
+os.mkdir('fresh'); open('fresh/g.txt', 'w').write('g\n')
+os.rename('fresh', 'fresh2')
+print(shutil.move('old', 'moved'))
+print(sorted(os.listdir('.')), open('moved/inner/f.txt').read().strip())"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "EXDEV Invalid cross-device link" ]
+	[ "${lines[1]}" = moved ]
+	[ "${lines[2]}" = "['fresh2', 'moved', 'plain2.txt'] kept" ]
+	# the host folder gets the result: the copy, the deletion, the renames
+	[ "$(cd "$T/ws" && ls -A | tr '\n' ' ')" = "fresh2 moved plain2.txt " ]
+	[ "$(cat "$T/ws/moved/inner/f.txt")" = kept ]
+	[ "$(cat "$T/ws/fresh2/g.txt")" = g ]
+	[ "$(rec workspace.applied)" = true ]
+}

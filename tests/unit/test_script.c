@@ -80,18 +80,6 @@ static void test_show(void **state)
 	assert_non_null(strstr(e.message, "cannot show /usr/lib/python3/x.py inside the sandbox"));
 }
 
-static void test_unreadable(void **state)
-{
-	struct tc_config cfg = config();
-
-	(void)state;
-	/* only as root, only without "other" read, only in a writable bind */
-	assert_true(tc_script_unreadable(&cfg, covered, 0600, true));
-	assert_false(tc_script_unreadable(&cfg, covered, 0604, true));
-	assert_false(tc_script_unreadable(&cfg, covered, 0600, false));
-	assert_false(tc_script_unreadable(&cfg, script, 0600, true));
-}
-
 static void test_plan_script(void **state)
 {
 	struct tc_config cfg = config();
@@ -100,7 +88,7 @@ static void test_plan_script(void **state)
 	char *words[] = { "-u", script, "arg", NULL };
 
 	(void)state;
-	assert_int_equal(tc_script_plan_python(&cfg, 3, words, 1, false, &p, NULL, &e), 0);
+	assert_int_equal(tc_script_plan_python(&cfg, 3, words, 1, false, &p, &e), 0);
 	assert_int_equal(p.argc, 4);
 	assert_string_equal(p.argv[0], "python3");
 	assert_string_equal(p.argv[1], "-u");
@@ -114,13 +102,13 @@ static void test_plan_script(void **state)
 	tc_script_plan_release(&p);
 	/* a script a bind covers: its path inside, no bind */
 	words[1] = covered;
-	assert_int_equal(tc_script_plan_python(&cfg, 3, words, 1, false, &p, NULL, &e), 0);
+	assert_int_equal(tc_script_plan_python(&cfg, 3, words, 1, false, &p, &e), 0);
 	assert_string_equal(p.argv[2], "/data/c.py");
 	assert_int_equal(p.n_binds, 0);
 	tc_script_plan_release(&p);
 	/* no such file: left for python3 to report, by its absolute path */
 	words[1] = "/nonexistent/x.py";
-	assert_int_equal(tc_script_plan_python(&cfg, 3, words, 1, false, &p, NULL, &e), 0);
+	assert_int_equal(tc_script_plan_python(&cfg, 3, words, 1, false, &p, &e), 0);
 	assert_false(p.have_script);
 	assert_string_equal(p.argv[2], "/nonexistent/x.py");
 	assert_int_equal(p.n_binds, 0);
@@ -137,7 +125,7 @@ static void test_plan_compile(void **state)
 	char *code[] = { "-c", "pass", script, NULL };
 
 	(void)state;
-	assert_int_equal(tc_script_plan_python(&cfg, 6, words, -1, false, &p, NULL, &e), 0);
+	assert_int_equal(tc_script_plan_python(&cfg, 6, words, -1, false, &p, &e), 0);
 	/* two binds at the most: the third file is covered, the fourth absent */
 	assert_int_equal(p.n_binds, 2);
 	assert_string_equal(p.binds[0].host, script);
@@ -147,38 +135,14 @@ static void test_plan_compile(void **state)
 	assert_string_equal(p.argv[5], covered); /* no room left: as given */
 	assert_string_equal(p.argv[6], "missing.py");
 	tc_script_plan_release(&p);
-	assert_int_equal(tc_script_plan_python(&cfg, 2, joined, -1, false, &p, NULL, &e), 0);
+	assert_int_equal(tc_script_plan_python(&cfg, 2, joined, -1, false, &p, &e), 0);
 	assert_int_equal(p.n_binds, 1);
 	tc_script_plan_release(&p);
 	/* -c: nothing is compiled, nothing bound */
-	assert_int_equal(tc_script_plan_python(&cfg, 3, code, -1, false, &p, NULL, &e), 0);
+	assert_int_equal(tc_script_plan_python(&cfg, 3, code, -1, false, &p, &e), 0);
 	assert_int_equal(p.n_binds, 0);
 	tc_script_plan_release(&p);
 }
 
-static void test_plan_warns(void **state)
-{
-	struct tc_config cfg = config();
-	struct tc_script_plan p;
-	struct tc_error e = { 0 };
-	char *words[] = { covered, NULL };
-	char *text = NULL;
-	size_t len = 0;
-	FILE *warn = open_memstream(&text, &len);
-
-	(void)state;
-	assert_int_equal(chmod(covered, 0600), 0);
-	assert_int_equal(tc_script_plan_python(&cfg, 1, words, 0, false, &p, warn, &e), 0);
-	tc_script_plan_release(&p);
-	fclose(warn);
-	if (geteuid() == 0)
-		assert_non_null(strstr(text, "is not world-readable (mode 0600), it is in a "
-					     "writable bind"));
-	else
-		assert_string_equal(text, "");
-	free(text);
-}
-
-TC_TEST_MAIN(setup, teardown, cmocka_unit_test(test_show), cmocka_unit_test(test_unreadable),
-	     cmocka_unit_test(test_plan_script), cmocka_unit_test(test_plan_compile),
-	     cmocka_unit_test(test_plan_warns))
+TC_TEST_MAIN(setup, teardown, cmocka_unit_test(test_show), cmocka_unit_test(test_plan_script),
+	     cmocka_unit_test(test_plan_compile))
