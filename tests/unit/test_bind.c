@@ -2,11 +2,15 @@
  * launcher owns, read by the policy's and the caller's binds (by text) and
  * by mount.c's source check (after resolution). */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/mount.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tc-test.h"
 #include "bind.h"
+#include "bindsrc.h"
 
 static void refused(const char *path, bool inside, const char *why)
 {
@@ -85,5 +89,46 @@ static void test_host_refused(void **state)
 	assert_false(tc_path_at_or_beneath("/ab", "/a"));
 }
 
+static void test_live(void **state)
+{
+	struct tc_config cfg = { 0 };
+
+	(void)state;
+	cfg.binds[0] = (struct tc_bind){ "/srv/in", "/in", false };
+	cfg.n_binds = 1;
+	assert_false(tc_binds_live(&cfg)); /* read-only binds only */
+	cfg.binds[1] = (struct tc_bind){ "/srv/out", "/out", true };
+	cfg.n_binds = 2;
+	assert_true(tc_binds_live(&cfg));
+}
+
+/* A live bind the kernel will not idmap is refused; a read-only one is
+ * bound unmapped. The initial user namespace, which no mount can be
+ * idmapped to (EPERM), stands in for a file system that cannot be. */
+static void test_detach_unmappable(void **state)
+{
+	const unsigned long long live = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+	struct tc_error e = { 0 };
+	int dir = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int ns = open("/proc/self/ns/user", O_RDONLY | O_CLOEXEC);
+	int tree = -1;
+
+	(void)state;
+	assert_true(dir >= 0 && ns >= 0);
+	/* unprivileged: no detached mounts at all (the child opens it) */
+	assert_int_equal(tc_bindsrc_detach(dir, "/tmp", live, ns, &tree, &e), -EPERM);
+	assert_int_equal(tree, -1);
+	if (geteuid() == 0) {
+		assert_non_null(strstr(e.message, "cannot idmap the writable bind of /tmp"));
+		assert_int_equal(
+			tc_bindsrc_detach(dir, "/tmp", live | MOUNT_ATTR_RDONLY, ns, &tree, &e), 0);
+		assert_true(tree >= 0);
+		close(tree);
+	}
+	close(ns);
+	close(dir);
+}
+
 TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_host_paths), cmocka_unit_test(test_inside_paths),
-	     cmocka_unit_test(test_too_long), cmocka_unit_test(test_host_refused))
+	     cmocka_unit_test(test_too_long), cmocka_unit_test(test_host_refused),
+	     cmocka_unit_test(test_live), cmocka_unit_test(test_detach_unmappable))
