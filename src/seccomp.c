@@ -3,6 +3,7 @@
  * exported program with seccomp(2). */
 #include <fcntl.h>
 #include <linux/audit.h>
+#include <linux/falloc.h>
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <sched.h>
@@ -128,6 +129,19 @@ static int add_mode_rules(scmp_filter_ctx c, size_t i, struct tc_error *err)
 	return r;
 }
 
+/* Allow nr without flag in argument arg; with it, errno e. */
+static int allow_without(scmp_filter_ctx c, int nr, unsigned arg, uint64_t flag, int e,
+			 struct tc_error *err)
+{
+	struct scmp_arg_cmp plain = { .arg = arg, .op = SCMP_CMP_MASKED_EQ, .datum_a = flag };
+	struct scmp_arg_cmp with = plain;
+	int r;
+
+	with.datum_b = flag;
+	r = add(c, SCMP_ACT_ALLOW, nr, 1, &plain, err);
+	return r < 0 ? r : add(c, SCMP_ACT_ERRNO((uint32_t)e), nr, 1, &with, err);
+}
+
 static int add_live_rules(scmp_filter_ctx c, int nr, struct tc_error *err)
 {
 	for (size_t i = 0; i < TC_ARRAY_SIZE(mode_calls); i++)
@@ -137,14 +151,14 @@ static int add_live_rules(scmp_filter_ctx c, int nr, struct tc_error *err)
 		/* its mode is in memory a filter cannot read: ENOSYS, as a
 		 * kernel without it answers; libc and Python never use it */
 		return add(c, SCMP_ACT_ERRNO(ENOSYS), nr, 0, NULL, err);
-	if (nr == SYS_renameat2) {
+	if (nr == SYS_renameat2)
 		/* RENAME_WHITEOUT leaves a character device (0:0) behind */
-		struct scmp_arg_cmp plain = SCMP_A4_64(SCMP_CMP_MASKED_EQ, RENAME_WHITEOUT, 0);
-		struct scmp_arg_cmp white =
-			SCMP_A4_64(SCMP_CMP_MASKED_EQ, RENAME_WHITEOUT, RENAME_WHITEOUT);
-		int r = add(c, SCMP_ACT_ALLOW, nr, 1, &plain, err);
-		return r < 0 ? r : add(c, SCMP_ACT_ERRNO(EPERM), nr, 1, &white, err);
-	}
+		return allow_without(c, nr, 4, RENAME_WHITEOUT, EPERM, err);
+	if (nr == SYS_fallocate)
+		/* FALLOC_FL_KEEP_SIZE takes blocks past the end of a file,
+		 * where RLIMIT_FSIZE does not look: EOPNOTSUPP, as a file
+		 * system without it answers (posix_fallocate never asks) */
+		return allow_without(c, nr, 1, FALLOC_FL_KEEP_SIZE, EOPNOTSUPP, err);
 	return 1;
 }
 

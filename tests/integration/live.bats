@@ -174,19 +174,29 @@ print('made')"
 	[ "$(stat -c '%F' "$T/live/fifo")" = fifo ]
 }
 
-@test "a file in a live bind is at most file_size: the tool gets EFBIG, the host file stops there" {
+@test "a file in a live bind is at most file_size: the tool gets EFBIG, the host file stops there; fallocate cannot go past it" {
 	run "$TOOLCELL" python "${LIVE[@]}" --file-size 1M -c "
-import os
+import ctypes, errno, os
 f = open('/live/big', 'wb', buffering=0)
 try:
     for i in range(32):  # 2 MiB at most, whatever the limit
         f.write(b'x' * 65536)
     print('no limit')
 except OSError as e:
-    print(e.errno)"
+    print(e.errno)
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open('/live/blocks', os.O_CREAT | os.O_WRONLY, 0o644)
+for name, mode in (('keep_size', 1), ('plain', 0)):
+    r = libc.fallocate(fd, mode, ctypes.c_long(0), ctypes.c_long(2 << 20))
+    print(name, 'ok' if r == 0 else errno.errorcode[ctypes.get_errno()])"
 	[ "$status" -eq 0 ]
-	[ "$output" = 27 ]
+	# EOPNOTSUPP is 95, which Python names ENOTSUP
+	[ "$output" = "27
+keep_size ENOTSUP
+plain EFBIG" ]
 	[ "$(stat -c %s "$T/live/big")" = 1048576 ]
+	# FALLOC_FL_KEEP_SIZE would take blocks past the end, unseen by RLIMIT_FSIZE
+	[ "$(stat -c '%s %b' "$T/live/blocks")" = "0 0" ]
 }
 
 @test "in a set-gid folder of the caller's a new folder inherits the bit, as on the host; a file does not get it" {
