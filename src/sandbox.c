@@ -22,7 +22,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "bind.h"
 #include "child.h"
 #include "host.h"
 #include "net.h"
@@ -371,13 +370,8 @@ static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 		ret = tc_net_helper_start(r->pid, r->sync[0], &r->klimits, err);
 		r->helper_pidfd = ret < 0 ? -1 : ret;
 	}
-	if (ret >= 0) {
-		struct tc_syscall_policy sp = r->spec->cfg->syscalls;
-
-		/* a live bind is the host's folder: no set-id bits through it */
-		sp.refuse_setid = tc_binds_live(r->spec->cfg);
-		ret = tc_seccomp_prepare(&sp, &r->filter, err);
-	}
+	if (ret >= 0)
+		ret = tc_seccomp_prepare_run(r->spec->cfg, &r->filter, err);
 	if (ret >= 0 && tc_seccomp_send(&r->filter, r->filter_pipe[1]) < 0)
 		ret = tc_sync_reason(r->sync[0], EPIPE, TC_STAGE_SECCOMP, err);
 	tc_closep(&r->filter_pipe[1]);

@@ -20,6 +20,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "bind.h"
 #include "seccomp.h"
 #include "util.h"
 
@@ -376,6 +377,16 @@ int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *re
 	ret->n_kill = pb->n_kill;
 	ret->clamp_sockbuf = tc_syscall_in(sp->allow, SYS_setsockopt);
 	return 0;
+}
+
+int tc_seccomp_prepare_run(const struct tc_config *cfg, struct tc_seccomp *ret,
+			   struct tc_error *err)
+{
+	struct tc_syscall_policy sp = cfg->syscalls;
+
+	/* a live bind is the host's folder: no set-id bits through it */
+	sp.refuse_setid = tc_binds_live(cfg);
+	return tc_seccomp_prepare(&sp, ret, err);
 }
 
 int tc_seccomp_compile(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,

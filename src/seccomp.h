@@ -53,6 +53,11 @@ extern const struct tc_seccomp_prebuilt tc_seccomp_prebuilt __attribute__((weak)
 int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,
 		       struct tc_error *err);
 
+/* Parent: the filter of a run of cfg: its policy's lists, and with a live
+ * bind (bind.h) the rules that keep set-id bits off the host. */
+int tc_seccomp_prepare_run(const struct tc_config *cfg, struct tc_seccomp *ret,
+			   struct tc_error *err);
+
 /* Compile the filter for sp with libseccomp, ignoring any build-time copy. */
 int tc_seccomp_compile(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,
 		       struct tc_error *err);
