@@ -28,6 +28,7 @@ exit is quick: threads joined, atexit handlers run and stdio flushed as a
 normal exit does, then os._exit (module teardown would cost ~10 ms).
 """
 
+import linecache
 import os
 import sys
 
@@ -127,6 +128,17 @@ def _lower_rlimits(asked):
         resource.setrlimit(res, (min(low), low[1]))
 
 
+def _remember(path, source):
+    """The source as linecache's entry for path, as if a file held it:
+    tracebacks show its lines and inspect.getsource finds it (no file is
+    at path; the tool came as text)."""
+    try:
+        lines = source.decode("utf-8").splitlines(True)
+    except UnicodeDecodeError:
+        return
+    linecache.cache[path] = (len(source), None, lines, path)
+
+
 def main():
     h = _load_harness()
     _warm(sys.argv[1] if len(sys.argv) > 1 else "")
@@ -137,6 +149,7 @@ def main():
     source = _read_exactly(src_len)
     path = "/tool/" + meta["name"]
     _lower_rlimits(meta.get("rlimits"))
+    _remember(path, source)
     if kind == b"call":
         sys.argv = [path]
         _call(h, path, source)

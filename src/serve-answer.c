@@ -75,6 +75,8 @@ void tc_serve_answer_error(struct server *s, struct conn *c, const char *id, con
 
 	if (!strcmp(type, "Busy"))
 		s->stats.busy++;
+	else if (!strcmp(type, "SandboxError"))
+		s->stats.by_status[TC_STATUS_SANDBOX_ERROR]++;
 	else
 		s->stats.bad++;
 	cJSON_AddBoolToObject(doc, "ok", 0);

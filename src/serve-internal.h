@@ -78,6 +78,8 @@ struct server {
 	struct call *queue, **queue_tail;
 	unsigned n_queue, n_entries;
 	bool draining;
+	bool ever_ready; /* an entry has been ready: the policy can run here */
+	int exit_status; /* 125 once the server gave up starting */
 	uint64_t backoff_until_ns, backoff_ms; /* entries keep failing to start */
 	struct serve_stats stats;
 };

@@ -407,6 +407,7 @@ static void ready_line(struct server *s, struct entry *e)
 	tc_buf_drop(&e->out, (size_t)(nl - e->out.p) + 1);
 	e->state = ENTRY_READY;
 	s->backoff_ms = 0;
+	s->ever_ready = true;
 }
 
 /* Read what the fd has, into b while it stays within keep bytes; at EOF
@@ -511,9 +512,38 @@ static void unlink_entry(struct server *s, struct entry *e)
 }
 
 /* An entry that ended before it was ever ready: say why once, and wait
- * longer before the next try (a broken rootfs must not spin us). */
+ * longer before the next try (a broken rootfs must not spin us). The
+ * calls waiting for its uid get the failure, as a one-shot run would; a
+ * refusal before any entry was ever ready (a policy this host cannot run)
+ * ends the server with 125, as the one-shot verbs refuse it. */
 static void failed_start(struct server *s, struct entry *e, const struct wire_outcome *w)
 {
+	char msg[TC_ERROR_MESSAGE_MAX + 64];
+
+	snprintf(msg, sizeof(msg), "the sandbox could not be built: %s",
+		 w && w->o.err.message[0] ? w->o.err.message : "its runner ended");
+	for (struct call **pp = &s->queue; *pp;) {
+		struct call *q = *pp;
+		if (!q->conn || q->conn->uid != e->uid) {
+			pp = &q->next;
+			continue;
+		}
+		*pp = q->next;
+		if (s->queue_tail == &q->next)
+			s->queue_tail = pp;
+		s->n_queue--;
+		q->conn->calls--;
+		tc_serve_answer_error(s, q->conn, q->req.id, "SandboxError", msg);
+		tc_serve_request_release(&q->req);
+		free(q);
+	}
+	if (!s->ever_ready && w && w->o.status == TC_STATUS_SANDBOX_ERROR) {
+		fprintf(stderr, "toolcell: serve: cannot start: %s\n", msg);
+		s->exit_status = 125;
+		s->draining = true;
+		tc_serve_pool_drain(s);
+		return;
+	}
 	s->backoff_ms = s->backoff_ms ? s->backoff_ms * 2 : 100;
 	if (s->backoff_ms > BACKOFF_MAX_MS)
 		s->backoff_ms = BACKOFF_MAX_MS;

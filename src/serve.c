@@ -306,8 +306,8 @@ static int poll_add(struct polls *p, int fd, short events, enum slot_kind kind, 
 static void poll_build(struct server *s, struct polls *p)
 {
 	p->n = 0;
-	if (!s->draining)
-		poll_add(p, s->lfd, POLLIN, SLOT_LISTEN, NULL);
+	/* while draining too: a new caller's calls are answered Busy, not reset */
+	poll_add(p, s->lfd, POLLIN, SLOT_LISTEN, NULL);
 	poll_add(p, s->sfd, POLLIN, SLOT_SIGNAL, NULL);
 	for (struct conn *c = s->conns; c; c = c->next) {
 		/* a caller that does not read its answers is not read either */
@@ -498,5 +498,5 @@ int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup
 	close(s.sfd);
 	while (s.conns)
 		conn_close(&s, s.conns);
-	return r < 0 ? 125 : 0;
+	return r < 0 ? 125 : s.exit_status;
 }

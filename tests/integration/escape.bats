@@ -7,8 +7,29 @@
 #
 # Runs as root and as an unprivileged caller (TC_UNPRIVILEGED=1); where the
 # outcome differs between the two, the test branches on $TC_UNPRIVILEGED.
+#
+# serve-escape.bats is this file under another name: there every attack is
+# sent to `toolcell serve` as an `exec` request (serve-lib.bash), its
+# options made the server's policy, and held to the same outcome (exit
+# status, errno lines, record). Where serving differs by design (no
+# workspace, no terminal, no toolcell notice on the tool's stderr) the
+# test branches on $VIA_SERVE.
 
 bats_require_minimum_version 1.5.0
+
+VIA_SERVE=
+if [[ "$(basename "$BATS_TEST_FILENAME")" == serve-* ]]; then
+	VIA_SERVE=1
+	load serve-lib
+fi
+
+setup_file() {
+	[ -z "$VIA_SERVE" ] || srv_setup_file
+}
+
+teardown_file() {
+	[ -z "$VIA_SERVE" ] || srv_teardown_file
+}
 
 setup() {
 	TOOLCELL=${TOOLCELL:-$BATS_TEST_DIRNAME/../../build/toolcell}
@@ -28,13 +49,19 @@ teardown() {
 
 # esc NAME [TOOLCELL-OPTIONS...]: copy NAME.py into $T (644) and run it in the
 # sandbox, stdin from /dev/null, record in $T/r.json; stdout in $output,
-# toolcell's notices in $stderr
+# toolcell's notices in $stderr. Served: the script's source as an exec
+# request with empty stdin; its stderr in $stderr.
 esc() {
 	local n=$1
 	shift
 	cp "$E/$n.py" "$T/$n.py"
 	chmod 644 "$T/$n.py"
 	rm -f "$T/r.json"
+	if [ -n "$VIA_SERVE" ]; then
+		srv_exec "$T/$n.py" "$@"
+		[ ! -e "$SRV_OUT/record.json" ] || cp "$SRV_OUT/record.json" "$T/r.json"
+		return 0
+	fi
 	run --separate-stderr "$TOOLCELL" python --result "$T/r.json" "$@" "$T/$n.py" </dev/null
 }
 
@@ -79,7 +106,9 @@ killed() {
 	[ "$status" -eq 159 ]
 	[ "$(rec status)" = syscall_denied ]
 	[ "$(rec denied_syscall.name)" = "$1" ]
-	[[ "$stderr" == *"toolcell: the tool made a forbidden system call ($1, number "* ]]
+	# toolcell's notice; a served call's stderr is the tool's alone
+	[ -n "$VIA_SERVE" ] ||
+		[[ "$stderr" == *"toolcell: the tool made a forbidden system call ($1, number "* ]]
 }
 
 # exited_ok: the tool ran to its end (exit 0, status ok) after being refused
@@ -385,7 +414,8 @@ while True:
 @test "fds the caller left open (3..1023): the tool sees none" {
 	echo secret >"$T/w.txt"
 	exec 5</etc/passwd 7>>"$T/w.txt" 9<>"$T/w.txt" 200</etc/hostname 1000</etc/passwd
-	esc inherited_fds
+	# served: a server of its own holds them, with its socket and pipes
+	SRV_TAG=fds esc inherited_fds
 	exec 5<&- 7>&- 9<&- 200<&- 1000<&-
 	exited_ok
 	has "leaked fds []"
@@ -393,7 +423,7 @@ while True:
 
 @test "the caller's environment (TC_SECRET): not passed" {
 	export TC_SECRET=hunter2
-	esc environment
+	SRV_TAG=env esc environment
 	unset TC_SECRET
 	exited_ok
 	has "env keys ['HOME', 'LANG', 'MALLOC_ARENA_MAX', 'PATH', 'PYTHONPYCACHEPREFIX', 'TMPDIR']" \
@@ -403,9 +433,14 @@ while True:
 @test "stdio reopened through /proc/self/fd for writing: pipes; EACCES (own pipe unprivileged)" {
 	echo original >"$T/in.txt"
 	chmod 666 "$T/in.txt"
-	cp "$E/stdio_reopen.py" "$T/"
-	chmod 644 "$T/stdio_reopen.py"
-	run --separate-stderr "$TOOLCELL" python --result "$T/r.json" "$T/stdio_reopen.py" <"$T/in.txt"
+	if [ -n "$VIA_SERVE" ]; then
+		# the request's stdin bytes, on the runner's pipe
+		esc stdio_reopen -- --stdin "$T/in.txt"
+	else
+		cp "$E/stdio_reopen.py" "$T/"
+		chmod 644 "$T/stdio_reopen.py"
+		run --separate-stderr "$TOOLCELL" python --result "$T/r.json" "$T/stdio_reopen.py" <"$T/in.txt"
+	fi
 	exited_ok
 	has "0 is pipe" "1 is pipe" "2 is pipe"
 	if [ -n "${TC_UNPRIVILEGED:-}" ]; then
@@ -419,6 +454,14 @@ while True:
 }
 
 @test "TIOCSTI / TIOCLINUX with a pty as stdin: no tty inside, EPERM" {
+	if [ -n "$VIA_SERVE" ]; then
+		# a server whose stdin and stdout are its controlling terminal
+		SRV_PTY=1 SRV_TAG=pty esc tiocsti
+		exited_ok
+		has "stdin is a tty False" "0x5412 returned -1 EPERM" \
+			"0xdead00005412 returned -1 EPERM" "0x541c returned -1 EPERM"
+		return
+	fi
 	cp "$E/tiocsti.py" "$T/"
 	chmod 644 "$T/tiocsti.py"
 	run /usr/bin/python3 -I -c '
@@ -459,6 +502,15 @@ print("exit", os.waitstatus_to_exitcode(st))
 }
 
 @test "symlinks planted in the workspace: host file unchanged, binding through them refused (125)" {
+	if [ -n "$VIA_SERVE" ]; then
+		# no workspace in a served call (README): nothing to plant in
+		esc workspace_symlink
+		no_leak
+		[ "$status" -eq 1 ]
+		[ "$(rec status)" = exit_nonzero ]
+		[[ "$stderr" == *"FileNotFoundError: [Errno 2] No such file or directory: '/etc/shadow' -> '/workspace/out'" ]]
+		return
+	fi
 	mkdir "$T/ws"
 	local before
 	before=$(sha256sum /etc/shadow /etc/passwd 2>/dev/null || true)
@@ -506,6 +558,18 @@ print("exit", os.waitstatus_to_exitcode(st))
 }
 
 @test "dropped binary: noexec /tmp and /dev/shm (EACCES); no memfd (ENOSYS); the workspace runs, still confined" {
+	if [ -n "$VIA_SERVE" ]; then
+		# no workspace in a served call (README): the memfd, /tmp and
+		# /dev/shm hold; the drop into /workspace fails for want of one
+		esc memfd_exec
+		no_leak
+		[ "$status" -eq 1 ]
+		[ "$(rec denied_syscalls.memfd_create)" = 1 ]
+		has "memfd ENOSYS" "/tmp exec blocked EACCES" "/dev/shm exec blocked EACCES"
+		[ "${#lines[@]}" -eq 3 ]
+		[[ "$stderr" == *"FileNotFoundError: [Errno 2] No such file or directory: '/workspace/py'" ]]
+		return
+	fi
 	mkdir "$T/ws"
 	esc memfd_exec --workspace "$T/ws"
 	killed unshare
@@ -542,18 +606,42 @@ print("exit", os.waitstatus_to_exitcode(st))
 # ---------------------------------------------------------------- neighbours
 
 @test "a sandbox beside another: distinct host uids, private /tmp and /dev/shm, no shared file locks" {
-	mkdir "$T/ws"
-	cp "$E/cross_sandbox.py" "$T/"
-	chmod 644 "$T/cross_sandbox.py"
-	"$TOOLCELL" python --result "$T/a.json" --workspace "$T/ws" --env MODE=plant \
-		--env READY=/workspace/ready --env HOLD=3 "$T/cross_sandbox.py" >"$T/a.out" 2>&1 &
-	BG_PID=$!
-	for _ in $(seq 100); do [ -s "$T/ws/ready" ] && break; sleep 0.03; done
-	[ -s "$T/ws/ready" ]
-	run --separate-stderr "$TOOLCELL" python --result "$T/r.json" --env MODE=look "$T/cross_sandbox.py"
-	kill "$BG_PID" 2>/dev/null || true
-	wait "$BG_PID" 2>/dev/null || true
-	BG_PID=
+	if [ -n "$VIA_SERVE" ]; then
+		# two entries of one server at once; the mode is set in the source
+		# (a served call's environment is the policy's), the planter holds
+		# 8 s, the looker comes once the planter's entry has been busy 2 s
+		{ echo 'import os; os.environ.update(MODE="plant", HOLD="8")'; cat "$E/cross_sandbox.py"; } >"$T/plant.py"
+		{ echo 'import os; os.environ["MODE"] = "look"'; cat "$E/cross_sandbox.py"; } >"$T/look.py"
+		chmod 644 "$T/plant.py" "$T/look.py"
+		mkdir "$T/a"
+		srv_socket
+		timeout 120 /usr/bin/python3 -I "$BATS_TEST_DIRNAME/servecall.py" "$SRV_SOCK" "$T/a" "$T/plant.py" &
+		BG_PID=$!
+		srv_until_busy "$SRV_SOCK"
+		sleep 2
+		srv_exec "$T/look.py"
+		cp "$SRV_OUT/record.json" "$T/r.json"
+		# the planter was still holding when the looker had finished
+		[ ! -e "$T/a/answer.json" ]
+		wait "$BG_PID"
+		BG_PID=
+		cp "$T/a/record.json" "$T/a.json"
+		cp "$T/a/stdout" "$T/a.out"
+		grep -qx "planter done" "$T/a.out"
+	else
+		mkdir "$T/ws"
+		cp "$E/cross_sandbox.py" "$T/"
+		chmod 644 "$T/cross_sandbox.py"
+		"$TOOLCELL" python --result "$T/a.json" --workspace "$T/ws" --env MODE=plant \
+			--env READY=/workspace/ready --env HOLD=3 "$T/cross_sandbox.py" >"$T/a.out" 2>&1 &
+		BG_PID=$!
+		for _ in $(seq 100); do [ -s "$T/ws/ready" ] && break; sleep 0.03; done
+		[ -s "$T/ws/ready" ]
+		run --separate-stderr "$TOOLCELL" python --result "$T/r.json" --env MODE=look "$T/cross_sandbox.py"
+		kill "$BG_PID" 2>/dev/null || true
+		wait "$BG_PID" 2>/dev/null || true
+		BG_PID=
+	fi
 	[ "$status" -eq 0 ]
 	has "/dev/shm/tc-esc-mark absent" "/tmp/tc-esc-mark absent"
 	if [ -z "${TC_UNPRIVILEGED:-}" ]; then
@@ -568,6 +656,16 @@ print("exit", os.waitstatus_to_exitcode(st))
 }
 
 @test "result record into a booby-trapped workspace: no write through a planted symlink or FIFO" {
+	if [ -n "$VIA_SERVE" ]; then
+		# no workspace and no result file in a served call (README): the
+		# record goes back on the caller's socket
+		esc result_symlink
+		no_leak
+		[ "$status" -eq 1 ]
+		has "workspace on the host found False"
+		[[ "$stderr" == *"TypeError: expected str, bytes or os.PathLike object, not NoneType" ]]
+		return
+	fi
 	mkdir "$T/ws"
 	echo "host data" >"$T/victim"
 	esc result_symlink --workspace "$T/ws"
@@ -708,7 +806,12 @@ json.dump(p, open(sys.argv[2], "w"))' "$BATS_TEST_DIRNAME/../../policies/default
 	if prlimit --rtprio=50 --nice=30 true 2>/dev/null; then
 		raise=(prlimit --rtprio=50 --nice=30)
 	fi
-	run --separate-stderr "${raise[@]}" "$TOOLCELL" python --result "$T/r.json" "$T/sched_limits.py"
+	if [ -n "$VIA_SERVE" ]; then
+		# the server started with the raised limits
+		SRV_WRAP="${raise[*]}" SRV_TAG=sched esc sched_limits
+	else
+		run --separate-stderr "${raise[@]}" "$TOOLCELL" python --result "$T/r.json" "$T/sched_limits.py"
+	fi
 	exited_ok
 	has "RLIMIT_RTPRIO 0 0" "RLIMIT_NICE 0 0" "oom_score_adj 1000" "nice -5 Permission denied"
 }

@@ -6,8 +6,25 @@
 # runs as `toolcell python SCRIPT.py`, no options, stdin from /dev/null, and
 # must leave stdout `ok NAME` and stderr empty. Runs as root and as an
 # unprivileged caller (TC_UNPRIVILEGED=1); the workloads do not branch on it.
+# serve-workloads.bats is this file under another name: there each workload
+# is an `exec` request to one `toolcell serve` of the default policy
+# (serve-lib.bash), held to the same outcome.
 
 bats_require_minimum_version 1.5.0
+
+VIA_SERVE=
+if [[ "$(basename "$BATS_TEST_FILENAME")" == serve-* ]]; then
+	VIA_SERVE=1
+	load serve-lib
+fi
+
+setup_file() {
+	[ -z "$VIA_SERVE" ] || srv_setup_file
+}
+
+teardown_file() {
+	[ -z "$VIA_SERVE" ] || srv_teardown_file
+}
 
 : "${TOOLCELL:=$BATS_TEST_DIRNAME/../../build/toolcell}"
 WORKLOADS="$BATS_TEST_DIRNAME/../workloads"
@@ -34,7 +51,32 @@ workload() {
 	local name=$1
 	cp "$WORKLOADS/$name.py" "$WL_DIR/$name.py"
 	chmod 644 "$WL_DIR/$name.py"
-	run --separate-stderr "$TOOLCELL" python "$WL_DIR/$name.py" </dev/null
+	if [ -n "$VIA_SERVE" ]; then
+		case $name in
+		os_info)
+			# a warm entry's command line is its harness's, set before
+			# the request came (README, toolcell serve); the rest holds
+			srv_exec "$WL_DIR/$name.py"
+			[ "$status" -eq 1 ] && [ -z "$output" ]
+			[ "$stderr" = "FAIL os_info: /proc/self/cmdline" ]
+			sed -i '/"\/proc\/self\/cmdline"/,+1d' "$WL_DIR/$name.py"
+			! grep -q cmdline "$WL_DIR/$name.py"
+			;;
+		multiproc_spawn)
+			# a served script is text, not a file: spawn's children cannot
+			# run /tool/NAME again (README, toolcell serve); the pool's
+			# workers fail at start until the stderr cap ends the call
+			srv_exec "$WL_DIR/$name.py"
+			[ "$status" -eq 137 ] && [ -z "$output" ]
+			[ "$(/usr/bin/python3 -I -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$SRV_OUT/record.json")" = output_limit ]
+			[[ "$stderr" == *"FileNotFoundError: [Errno 2] No such file or directory: '/tool/tool.py'"* ]]
+			return 0
+			;;
+		esac
+		srv_exec "$WL_DIR/$name.py"
+	else
+		run --separate-stderr "$TOOLCELL" python "$WL_DIR/$name.py" </dev/null
+	fi
 	if [ "$status" -ne 0 ] || [ "$output" != "ok $name" ] || [ -n "$stderr" ]; then
 		echo "workload $name: exit status $status"
 		echo "--- stdout"

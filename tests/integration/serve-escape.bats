@@ -1,0 +1,1 @@
+escape.bats
