@@ -8,7 +8,7 @@ It loads the `call` harness (harness.pyc, beside it) as a module, imports
 the listed modules (the policy's serve.preimport; one that cannot be
 imported is skipped), writes one line on stdout,
 
-    TOOLCELL-READY <CPU ms the warm-up used>\\n
+    TOOLCELL-READY <CPU ms the warm-up used, 10 digits>\\n   (26 bytes)
 
 and blocks reading its stdin. Until then it has run only toolcell's code:
 no request has reached it. Then exactly one request frame arrives, and EOF:
@@ -64,7 +64,8 @@ def _warm(modules):
         except Exception:  # not in this rootfs: the tool's own import will say so
             pass
     t = os.times()
-    os.write(1, b"TOOLCELL-READY %d\n" % int((t.user + t.system) * 1000))
+    # fixed width: the server adds exactly its length to the stdout cap
+    os.write(1, b"TOOLCELL-READY %010d\n" % int((t.user + t.system) * 1000))
 
 
 def _call(h, path, source):

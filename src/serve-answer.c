@@ -255,6 +255,8 @@ static void adjust(struct server *s, const struct call *c, const struct entry *e
 		o->status_inferred = false;
 		tc_error_clear(&o->err);
 	}
+	o->limit[TC_LIMIT_STDOUT] = s->setup->cfg->limit[TC_LIMIT_STDOUT];
+	o->stdout_bytes -= o->stdout_bytes >= SERVE_READY_LEN ? SERVE_READY_LEN : o->stdout_bytes;
 	call_limits(c, e, o);
 	memcpy(o->policy_sha256, s->setup->policy_sha256, sizeof(o->policy_sha256));
 	memcpy(o->rootfs_sha256, s->setup->rootfs_sha256, sizeof(o->rootfs_sha256));

@@ -13,6 +13,9 @@
 #include "util.h"
 
 #define SERVE_LATENCIES 1024 /* dispatch latencies kept for the stats' percentiles */
+/* The warm harness's ready line, "TOOLCELL-READY %010d\n": an entry's stdout
+ * cap is the policy's plus this, and the record counts the tool's bytes only */
+#define SERVE_READY_LEN 26
 
 struct conn {
 	struct conn *next;

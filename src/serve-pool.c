@@ -399,7 +399,7 @@ static void ready_line(struct server *s, struct entry *e)
 	cpu = tc_startswith(e->out.p, READY_PREFIX)
 		      ? strtoull(e->out.p + strlen(READY_PREFIX), &end, 10)
 		      : 0;
-	if (!end || *end) {
+	if (!end || *end || (size_t)(nl - e->out.p) + 1 != SERVE_READY_LEN) {
 		tc_serve_entry_end(s, e); /* not our harness's line: never used */
 		return;
 	}

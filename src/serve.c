@@ -471,6 +471,8 @@ int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup
 
 	s.queue_tail = &s.queue;
 	s.entry_cfg.limit[TC_LIMIT_WALL] = ENTRY_LIFETIME_MS + setup->cfg->limit[TC_LIMIT_WALL];
+	/* the ready line is the harness's, not the tool's: the tool gets the cap */
+	s.entry_cfg.limit[TC_LIMIT_STDOUT] = setup->cfg->limit[TC_LIMIT_STDOUT] + SERVE_READY_LEN;
 	s.sfd = block_signals();
 	s.lfd = listen_fds();
 	if (s.lfd < 0 && !path) {
