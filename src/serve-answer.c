@@ -244,12 +244,9 @@ static void call_limits(const struct call *c, const struct entry *e, struct tc_o
 static void adjust(struct server *s, const struct call *c, const struct entry *e,
 		   struct tc_outcome *o, struct tc_run *run)
 {
-	uint64_t cpu = o->cpu_user_ms + o->cpu_system_ms, base = e->baseline_cpu_ms;
-
+	/* the CPU figures count from dispatch already (the runner's
+	 * tc_sandbox_begin) */
 	o->wall_ms = (tc_now_ns() - c->dispatch_ns) / 1000000;
-	if (cpu >= base && o->cpu_user_ms >= base) {
-		o->cpu_user_ms -= base; /* the warm-up ran as user code */
-	}
 	if (c->timed_out) {
 		o->status = TC_STATUS_TIMEOUT;
 		o->status_inferred = false;

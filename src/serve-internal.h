@@ -58,10 +58,13 @@ struct entry {
 	uid_t uid;		   /* the pool key: the caller it is for */
 	enum entry_state state;
 	struct tc_buf out, errb, st, frame;
-	size_t sent;		  /* of frame */
-	uint64_t baseline_cpu_ms; /* what the warm-up used, from the harness's ready line */
+	size_t sent; /* of frame */
 	uint64_t started_ns;
 	struct call *call;
+	/* the sandbox's init and tool (and a helper not reaped yet), as /proc
+	 * listed them when the entry got ready: set back to our priority at
+	 * dispatch (serve-pool.c) */
+	pid_t warm_pids[4];
 };
 
 struct serve_stats {

@@ -11,6 +11,8 @@
  * whose init's death ends its PID namespace. Runs in the parent. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "caps.h"
 #include "json.h"
 #include "serve-internal.h"
 #include "toolcell/sandbox.h"
@@ -32,6 +35,7 @@
 #define READY_LINE_MAX 64
 #define ERR_KEEP_MAX   (64u << 10) /* bytes of a failed entry's stderr we show */
 #define BACKOFF_MAX_MS 5000
+#define WARM_NICE      19 /* a warming entry's priority: the running calls' CPU comes first */
 
 static void runner_copy(char *dst, size_t n, const char *src)
 {
@@ -74,7 +78,92 @@ void tc_serve_wire_unpack(struct wire_outcome *w)
 	o->run = NULL;
 }
 
+/* ---- priorities ---- */
+
+/* An entry warms up (its sandbox built, its interpreter started) at nice
+ * WARM_NICE and is set back to ours at dispatch, so that refills never
+ * take CPU from the calls that run: only with CAP_SYS_NICE, which setting
+ * a priority back needs (as for the tool's own RLIMIT_NICE of 0). Without
+ * it, entries warm at our priority. */
+static bool can_renice(void)
+{
+	static int known = -1;
+
+	if (known < 0)
+		known = (tc_caps_effective() >> CAP_SYS_NICE) & 1;
+	return known == 1;
+}
+
+/* The pids /proc lists as pid's children, into pids (0 for none). */
+static void children_of(pid_t pid, pid_t *pids, size_t n)
+{
+	char path[64], buf[256], *p = buf, *end;
+	_cleanup_close_ int fd = -1;
+	ssize_t len;
+	size_t i = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	len = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	buf[len > 0 ? len : 0] = '\0';
+	for (long v; i < n && (v = strtol(p, &end, 10)) > 0; p = end)
+		pids[i++] = (pid_t)v;
+}
+
+/* The entry got ready: note its sandbox's processes, to set them back at
+ * dispatch. Only toolcell's code has run in it so far. */
+static void note_warm_pids(struct entry *e)
+{
+	pid_t top[2] = { 0 };
+	size_t n = 0;
+
+	if (!can_renice())
+		return;
+	children_of(e->pid, top, TC_ARRAY_SIZE(top));
+	for (size_t i = 0; i < TC_ARRAY_SIZE(top) && top[i]; i++) {
+		e->warm_pids[n++] = top[i];
+		children_of(top[i], &e->warm_pids[n], 1);
+		n += e->warm_pids[n] != 0;
+		if (n + 2 > TC_ARRAY_SIZE(e->warm_pids))
+			break;
+	}
+}
+
+/* Dispatch: the call runs at our priority. */
+static void unnice(const struct entry *e)
+{
+	if (!can_renice())
+		return;
+	setpriority(PRIO_PROCESS, (id_t)e->pid, 0);
+	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pids) && e->warm_pids[i]; i++)
+		setpriority(PRIO_PROCESS, (id_t)e->warm_pids[i], 0);
+}
+
 /* ---- the runner: our child that runs one sandbox ---- */
+
+/* The sandbox's loop, as tc_sandbox_supervise, but the call begins (its
+ * clock, its CPU figures, the init's backstop, the samples) when its frame
+ * arrives on our stdin: until then the entry is idle, and costs no wake-up. */
+static void runner_supervise(struct tc_sandbox *sb)
+{
+	struct pollfd p[TC_SANDBOX_POLLFDS + 1];
+	bool begun = false;
+
+	for (bool over = false; !over;) {
+		tc_sandbox_pollfds(sb, p);
+		p[TC_SANDBOX_POLLFDS] = (struct pollfd){ .fd = begun ? -1 : 0, .events = POLLIN };
+		if (poll(p, TC_ARRAY_SIZE(p), tc_poll_timeout(tc_sandbox_deadline(sb))) < 0 &&
+		    errno != EINTR)
+			return; /* finish kills it and says why */
+		/* before the frame is relayed: the call starts now */
+		if (!begun && p[TC_SANDBOX_POLLFDS].revents) {
+			begun = true;
+			/* it fails only when the init is gone: the run ends anyway */
+			(void)tc_sandbox_begin(sb, NULL, 0);
+		}
+		over = tc_sandbox_on_events(sb, p);
+	}
+}
 
 _Noreturn static void runner_main(const struct server *s, pid_t server, const int fds[4])
 {
@@ -82,9 +171,12 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 	static const char *const defaults[] = { "json", "re", "math", "datetime", "collections" };
 	char imports[TC_SERVE_IMPORTS_MAX * 65] = "";
 	char *argv[] = { "python3", "-I", (char *)s->setup->harness, imports, NULL };
-	struct tc_sandbox_spec spec = {
-		.cfg = &s->entry_cfg, .argv = argv, .cwd = "/", .io = TC_IO_RELAY, .early_end = true
-	};
+	struct tc_sandbox_spec spec = { .cfg = &s->entry_cfg,
+					.argv = argv,
+					.cwd = "/",
+					.io = TC_IO_RELAY,
+					.warm = true,
+					.early_end = true };
 	struct tc_sandbox_result res = { 0 };
 	struct tc_sandbox *sb = NULL;
 	struct tc_error e = { 0 };
@@ -106,17 +198,26 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 			 sp->has_preimport ? sp->preimport[i] : defaults[i]);
 	}
 	tc_outcome_init(&o);
+	/* the sandbox's processes inherit it */
+	if (can_renice())
+		setpriority(PRIO_PROCESS, 0, WARM_NICE);
 	if (tc_sandbox_start(&spec, &sb, &e) < 0) {
 		o.status = TC_STATUS_SANDBOX_ERROR;
 		o.err = e;
 	} else {
-		tc_sandbox_supervise(sb);
+		runner_supervise(sb);
 		tc_sandbox_finish(sb, &o, &res, &e);
 	}
 	tc_serve_wire_pack(&o, res.exec_errno, w);
 	/* the answer goes now; the sandbox's teardown follows, off its path */
 	(void)tc_write_all(3, w, sizeof(*w));
 	close_range(0, 3, 0);
+	/* the teardown (done by the init's exit, the last process of the
+	 * namespaces) yields to the calls that run; raising a nice value
+	 * needs no privilege */
+	if (sb)
+		setpriority(PRIO_PROCESS, (id_t)tc_sandbox_pid(sb), WARM_NICE);
+	setpriority(PRIO_PROCESS, 0, WARM_NICE);
 	tc_sandbox_release(&sb);
 	_exit(0);
 }
@@ -314,6 +415,7 @@ static void dispatch(struct server *s, struct call *c, struct entry *e)
 {
 	uint64_t now = tc_now_ns();
 
+	unnice(e); /* before the frame: it wakes the entry up */
 	e->state = ENTRY_BUSY;
 	e->call = c;
 	c->dispatch_ns = now;
@@ -403,8 +505,11 @@ static void ready_line(struct server *s, struct entry *e)
 		tc_serve_entry_end(s, e); /* not our harness's line: never used */
 		return;
 	}
-	e->baseline_cpu_ms = cpu;
+	/* the figure is the harness's word only: the record's CPU counts from
+	 * tc_sandbox_begin, which reads the whole sandbox's */
+	(void)cpu;
 	tc_buf_drop(&e->out, (size_t)(nl - e->out.p) + 1);
+	note_warm_pids(e);
 	e->state = ENTRY_READY;
 	s->backoff_ms = 0;
 	s->ever_ready = true;

@@ -355,6 +355,57 @@ PY
 	run ! pgrep -f "$mark"
 }
 
+@test "entries warm at nice 19 where the server may set them back (CAP_SYS_NICE); a call runs at the server's priority" {
+	start
+	# the warm interpreters below the server: nice 19 as root, 0 without
+	# the capability (nothing could set them back)
+	want=19
+	[ "$(id -u)" = 0 ] || want=0
+	n=0
+	for p in $(descendants "$SERVER"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = python3 ] || continue
+		[ "$(cut -d' ' -f19 <"/proc/$p/stat")" = "$want" ]
+		n=$((n + 1))
+	done
+	[ "$n" -ge 1 ]
+	cat >"$TC_TMP/prio.py" <<'PY'
+import os
+def run(args):
+    return os.getpriority(os.PRIO_PROCESS, 0)
+PY
+	ask "$(req 1 call "$TC_TMP/prio.py")" "$(req 2 call "$TC_TMP/prio.py")"
+	[ "$(answer 1 data)" = 0 ]
+	[ "$(answer 2 data)" = 0 ]
+}
+
+@test "an idle entry's runner sleeps until its call: no samples, no clock" {
+	start
+	cat >"$TC_TMP/cs.py" <<'PY'
+import os, sys, time
+def switches(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("voluntary_ctxt_switches:"):
+            return int(line.split()[1])
+pids = [int(p) for p in sys.argv[1:]]
+before = [switches(p) for p in pids]
+time.sleep(1)
+print(max(switches(p) - b for p, b in zip(pids, before)))
+PY
+	# both entries of the pool ready (none still warming)
+	for _ in $(seq 300); do
+		echo '{"id":0,"kind":"stats"}' | "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/st"
+		[ "$(jget pools.0.ready <"$TC_TMP/st")" = 2 ] && break
+		sleep 0.1
+	done
+	[ "$(jget pools.0.ready <"$TC_TMP/st")" = 2 ]
+	# the runners: the server's children; a sampling one would wake 100
+	# times in that second
+	runners=$(pgrep -P "$SERVER")
+	[ -n "$runners" ]
+	run -0 "$PY" -I "$TC_TMP/cs.py" $runners
+	[ "$output" -le 5 ]
+}
+
 @test "a full queue answers Busy at once; the queued calls still run" {
 	start --pool 1 --max-sandboxes 1 --queue 1
 	sleeper_tool
