@@ -44,6 +44,10 @@ struct tc_sandbox {
 void tc_sandbox_fill(const struct tc_sandbox *sb, const struct rusage *ru, int init_signal,
 		     const struct tc_cgroup_stats *cs, struct tc_outcome *o);
 
+/* A run that ended early (supervise.h): the init's rusage as it sent it
+ * with the tool's exit, into ru. */
+void tc_sandbox_early_rusage(const struct tc_supervisor *s, struct rusage *ru);
+
 /* toolcell's own CPU (getrusage RUSAGE_SELF) into out. */
 void tc_sandbox_own_cpu(struct tc_outcome *out);
 

@@ -188,6 +188,15 @@ static uint64_t minus(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
+void tc_sandbox_early_rusage(const struct tc_supervisor *s, struct rusage *ru)
+{
+	ru->ru_utime.tv_sec = (time_t)(s->alone_cpu_us[0] / 1000000u);
+	ru->ru_utime.tv_usec = (suseconds_t)(s->alone_cpu_us[0] % 1000000u);
+	ru->ru_stime.tv_sec = (time_t)(s->alone_cpu_us[1] / 1000000u);
+	ru->ru_stime.tv_usec = (suseconds_t)(s->alone_cpu_us[1] % 1000000u);
+	ru->ru_maxrss = (long)s->alone_maxrss_kib;
+}
+
 void tc_sandbox_fill(const struct tc_sandbox *sb, const struct rusage *ru, int init_signal,
 		     const struct tc_cgroup_stats *cs, struct tc_outcome *o)
 {

@@ -560,15 +560,6 @@ pid_t tc_sandbox_pid(const struct tc_sandbox *sb)
 	return sb->pid;
 }
 
-static void early_rusage(const struct tc_supervisor *s, struct rusage *ru)
-{
-	ru->ru_utime.tv_sec = (time_t)(s->alone_cpu_us[0] / 1000000u);
-	ru->ru_utime.tv_usec = (suseconds_t)(s->alone_cpu_us[0] % 1000000u);
-	ru->ru_stime.tv_sec = (time_t)(s->alone_cpu_us[1] / 1000000u);
-	ru->ru_stime.tv_usec = (suseconds_t)(s->alone_cpu_us[1] % 1000000u);
-	ru->ru_maxrss = (long)s->alone_maxrss_kib;
-}
-
 int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_sandbox_result *res,
 		      struct tc_error *err)
 {
@@ -599,7 +590,7 @@ int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_s
 	 * the kernel killed with it; ended early, the init sent it, alone,
 	 * and its exit is left to tc_sandbox_release */
 	if (s->ended_early)
-		early_rusage(s, &ru);
+		tc_sandbox_early_rusage(s, &ru);
 	else
 		tc_pidfd_kill_reap(&sb->pidfd, &si, &ru);
 	s->pidfd = -1;
