@@ -65,6 +65,7 @@ struct entry {
 	 * listed them when the entry got ready: set back to our priority at
 	 * dispatch (serve-pool.c) */
 	pid_t warm_pids[4];
+	bool hurried; /* warming at our priority: a call waits for it */
 };
 
 struct serve_stats {
@@ -102,6 +103,13 @@ void tc_serve_entry_on_writable(struct entry *e);
 void tc_serve_entry_on_exit(struct server *s, struct entry *e);
 void tc_serve_pool_on_deadlines(struct server *s, uint64_t now);
 void tc_serve_pool_forget_conn(struct server *s, struct conn *c);
+
+/* serve-prio.c */
+#define TC_SERVE_WARM_NICE 19	    /* a warming entry's: the running calls' CPU comes first */
+bool tc_serve_prio_can_lower(void); /* may a warming entry go low (and back)? */
+void tc_serve_prio_note(struct entry *e);	       /* its sandbox's processes, into warm_pids */
+void tc_serve_prio_restore(const struct entry *e);     /* at dispatch: back to ours */
+void tc_serve_prio_hurry(struct server *s, uid_t uid); /* a call of uid's waits */
 
 /* serve-answer.c */
 void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, struct tc_outcome *o);

@@ -11,7 +11,6 @@
  * whose init's death ends its PID namespace. Runs in the parent. */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,7 +24,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "caps.h"
 #include "json.h"
 #include "serve-internal.h"
 #include "toolcell/sandbox.h"
@@ -35,7 +33,6 @@
 #define READY_LINE_MAX 64
 #define ERR_KEEP_MAX   (64u << 10) /* bytes of a failed entry's stderr we show */
 #define BACKOFF_MAX_MS 5000
-#define WARM_NICE      19 /* a warming entry's priority: the running calls' CPU comes first */
 
 static void runner_copy(char *dst, size_t n, const char *src)
 {
@@ -78,67 +75,6 @@ void tc_serve_wire_unpack(struct wire_outcome *w)
 	o->run = NULL;
 }
 
-/* ---- priorities ---- */
-
-/* An entry warms up (its sandbox built, its interpreter started) at nice
- * WARM_NICE and is set back to ours at dispatch, so that refills never
- * take CPU from the calls that run: only with CAP_SYS_NICE, which setting
- * a priority back needs (as for the tool's own RLIMIT_NICE of 0). Without
- * it, entries warm at our priority. */
-static bool can_renice(void)
-{
-	static int known = -1;
-
-	if (known < 0)
-		known = (tc_caps_effective() >> CAP_SYS_NICE) & 1;
-	return known == 1;
-}
-
-/* The pids /proc lists as pid's children, into pids (0 for none). */
-static void children_of(pid_t pid, pid_t *pids, size_t n)
-{
-	char path[64], buf[256], *p = buf, *end;
-	_cleanup_close_ int fd = -1;
-	ssize_t len;
-	size_t i = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", pid, pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	len = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	buf[len > 0 ? len : 0] = '\0';
-	for (long v; i < n && (v = strtol(p, &end, 10)) > 0; p = end)
-		pids[i++] = (pid_t)v;
-}
-
-/* The entry got ready: note its sandbox's processes, to set them back at
- * dispatch. Only toolcell's code has run in it so far. */
-static void note_warm_pids(struct entry *e)
-{
-	pid_t top[2] = { 0 };
-	size_t n = 0;
-
-	if (!can_renice())
-		return;
-	children_of(e->pid, top, TC_ARRAY_SIZE(top));
-	for (size_t i = 0; i < TC_ARRAY_SIZE(top) && top[i]; i++) {
-		e->warm_pids[n++] = top[i];
-		children_of(top[i], &e->warm_pids[n], 1);
-		n += e->warm_pids[n] != 0;
-		if (n + 2 > TC_ARRAY_SIZE(e->warm_pids))
-			break;
-	}
-}
-
-/* Dispatch: the call runs at our priority. */
-static void unnice(const struct entry *e)
-{
-	if (!can_renice())
-		return;
-	setpriority(PRIO_PROCESS, (id_t)e->pid, 0);
-	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pids) && e->warm_pids[i]; i++)
-		setpriority(PRIO_PROCESS, (id_t)e->warm_pids[i], 0);
-}
-
 /* ---- the runner: our child that runs one sandbox ---- */
 
 /* The sandbox's loop, as tc_sandbox_supervise, but the call begins (its
@@ -165,7 +101,7 @@ static void runner_supervise(struct tc_sandbox *sb)
 	}
 }
 
-_Noreturn static void runner_main(const struct server *s, pid_t server, const int fds[4])
+_Noreturn static void runner_main(const struct server *s, pid_t server, const int fds[4], bool low)
 {
 	const struct tc_serve_policy *sp = &s->setup->policy;
 	static const char *const defaults[] = { "json", "re", "math", "datetime", "collections" };
@@ -199,8 +135,8 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 	}
 	tc_outcome_init(&o);
 	/* the sandbox's processes inherit it */
-	if (can_renice())
-		setpriority(PRIO_PROCESS, 0, WARM_NICE);
+	if (low)
+		setpriority(PRIO_PROCESS, 0, TC_SERVE_WARM_NICE);
 	if (tc_sandbox_start(&spec, &sb, &e) < 0) {
 		o.status = TC_STATUS_SANDBOX_ERROR;
 		o.err = e;
@@ -216,8 +152,8 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 	 * namespaces) yields to the calls that run; raising a nice value
 	 * needs no privilege */
 	if (sb)
-		setpriority(PRIO_PROCESS, (id_t)tc_sandbox_pid(sb), WARM_NICE);
-	setpriority(PRIO_PROCESS, 0, WARM_NICE);
+		setpriority(PRIO_PROCESS, (id_t)tc_sandbox_pid(sb), TC_SERVE_WARM_NICE);
+	setpriority(PRIO_PROCESS, 0, TC_SERVE_WARM_NICE);
 	tc_sandbox_release(&sb);
 	_exit(0);
 }
@@ -236,8 +172,12 @@ static void entry_free(struct entry *e)
 	free(e);
 }
 
+static unsigned waiting(const struct server *s, uid_t uid);
+
+/* A new entry; low: it warms up at TC_SERVE_WARM_NICE (no call waits for it). */
 static int spawn(struct server *s, uid_t uid)
 {
+	bool low = tc_serve_prio_can_lower() && !waiting(s, uid);
 	int p[4][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
 	struct entry *e = calloc(1, sizeof(*e));
 	pid_t self = getpid(), pid = -1;
@@ -250,7 +190,7 @@ static int spawn(struct server *s, uid_t uid)
 	pid = fork();
 	if (pid == 0) {
 		int fds[4] = { p[0][0], p[1][1], p[2][1], p[3][1] };
-		runner_main(s, self, fds);
+		runner_main(s, self, fds, low);
 	}
 	if (pid < 0)
 		goto fail;
@@ -271,6 +211,7 @@ static int spawn(struct server *s, uid_t uid)
 			       : e->status,
 		      F_SETFL, O_NONBLOCK);
 	e->uid = uid;
+	e->hurried = !low;
 	e->state = ENTRY_STARTING;
 	e->started_ns = tc_now_ns();
 	e->next = s->entries;
@@ -415,7 +356,7 @@ static void dispatch(struct server *s, struct call *c, struct entry *e)
 {
 	uint64_t now = tc_now_ns();
 
-	unnice(e); /* before the frame: it wakes the entry up */
+	tc_serve_prio_restore(e); /* before the frame: it wakes the entry up */
 	e->state = ENTRY_BUSY;
 	e->call = c;
 	c->dispatch_ns = now;
@@ -467,6 +408,9 @@ void tc_serve_pool_dispatch(struct server *s)
 		dispatch(s, c, e);
 	}
 	tc_serve_pool_fill(s);
+	for (struct call *c = s->queue; c; c = c->next)
+		if (c->conn)
+			tc_serve_prio_hurry(s, c->conn->uid);
 }
 
 void tc_serve_entry_end(struct server *s, struct entry *e)
@@ -509,7 +453,7 @@ static void ready_line(struct server *s, struct entry *e)
 	 * tc_sandbox_begin, which reads the whole sandbox's */
 	(void)cpu;
 	tc_buf_drop(&e->out, (size_t)(nl - e->out.p) + 1);
-	note_warm_pids(e);
+	tc_serve_prio_note(e);
 	e->state = ENTRY_READY;
 	s->backoff_ms = 0;
 	s->ever_ready = true;
