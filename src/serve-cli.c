@@ -19,6 +19,7 @@ enum {
 	SO_POOL,
 	SO_MAX_SANDBOXES,
 	SO_QUEUE,
+	SO_MAX_CONNECTIONS,
 	SO_POLICY,
 };
 
@@ -39,6 +40,10 @@ const struct tc_cli_subopt tc_serve_opts[] = {
 		       "at most N calls wait for an entry; one more is\n"
 		       "answered Busy at once (default 64)",
 		       TC_SERVE_QUEUE_MAX },
+	[SO_MAX_CONNECTIONS] = { "--max-connections", "N",
+				 "at most N callers connected at once; one more\n"
+				 "is answered Busy and closed (default 64)",
+				 TC_SERVE_CONNS_MAX },
 	[SO_POLICY] = { "--policy", "FILE", "the policy for every call (default: default.json)",
 			0 },
 };
@@ -75,6 +80,9 @@ static int apply(size_t id, const char *v, struct tc_serve_options *o, struct tc
 		return number("--max-sandboxes", v, tc_serve_opts[id].max, &o->max_sandboxes, err);
 	case SO_QUEUE:
 		return number("--queue", v, tc_serve_opts[id].max, &o->queue, err);
+	case SO_MAX_CONNECTIONS:
+		return number("--max-connections", v, tc_serve_opts[id].max, &o->max_connections,
+			      err);
 	case SO_POLICY:
 		if (!v || !*v)
 			return tc_error_set(err, TC_STAGE_CLI, EINVAL,
@@ -88,7 +96,9 @@ static int apply(size_t id, const char *v, struct tc_serve_options *o, struct tc
 int tc_serve_cli_parse(int argc, char **argv, struct tc_serve_options *ret, bool *ret_help,
 		       struct tc_error *err)
 {
-	*ret = (struct tc_serve_options){ .pool = 2, .max_sandboxes = 16, .queue = 64 };
+	*ret = (struct tc_serve_options){
+		.pool = 2, .max_sandboxes = 16, .queue = 64, .max_connections = 64
+	};
 	*ret_help = false;
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '='), *v;

@@ -83,7 +83,7 @@ struct server {
 	struct conn *conns;
 	struct entry *entries;
 	struct call *queue, **queue_tail;
-	unsigned n_queue, n_entries;
+	unsigned n_queue, n_entries, n_conns;
 	bool draining;
 	bool ever_ready; /* an entry has been ready: the policy can run here */
 	int exit_status; /* 125 once the server gave up starting */

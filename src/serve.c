@@ -122,6 +122,15 @@ static void accept_one(struct server *s)
 		close(fd);
 		return;
 	}
+	if (s->n_conns >= s->opt->max_connections) {
+		static const char full[] =
+			"{\"id\":null,\"ok\":false,\"error\":{\"type\":\"Busy\",\"message\":"
+			"\"the server has as many callers as its --max-connections allows; try "
+			"again later\",\"source\":\"toolcell\"}}\n";
+		(void)!write(fd, full, sizeof(full) - 1);
+		close(fd);
+		return;
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		close(fd);
@@ -133,6 +142,7 @@ static void accept_one(struct server *s)
 	c->pid = cred.pid;
 	c->next = s->conns;
 	s->conns = c;
+	s->n_conns++;
 	tc_serve_pool_fill(s);
 }
 
@@ -142,6 +152,7 @@ static void conn_close(struct server *s, struct conn *c)
 	for (struct conn **pp = &s->conns; *pp; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
+			s->n_conns--;
 			break;
 		}
 	close(c->fd);
@@ -201,8 +212,19 @@ static void on_line(struct server *s, struct conn *c, const char *line, size_t l
 	tc_serve_request_release(&req);
 }
 
+/* The bytes of unfinished lines held for every caller together. */
+static size_t pending(const struct server *s)
+{
+	size_t n = 0;
+
+	for (const struct conn *c = s->conns; c; c = c->next)
+		n += c->in.len;
+	return n;
+}
+
 /* Whole lines out of c->in; a line over the limit is refused before any of
- * it is parsed, and its rest skipped up to the next newline. */
+ * it is parsed, and its rest skipped up to the next newline; so is the line
+ * that would take the unfinished lines of all callers past their bound. */
 static void take_lines(struct server *s, struct conn *c)
 {
 	size_t max = TC_SERVE_LINE_MAX(s->setup->cfg->limit[TC_LIMIT_REQUEST]);
@@ -221,9 +243,15 @@ static void take_lines(struct server *s, struct conn *c)
 			 "request: longer than the %zu-byte limit (one request per line)", max);
 		tc_serve_answer_error(s, c, NULL, "BadRequest", msg);
 		c->skipping = true;
+	} else if (c->in.len && !c->skipping && pending(s) > TC_SERVE_PENDING_MAX(max)) {
+		tc_serve_answer_error(s, c, NULL, "Busy",
+				      "the server holds too many unfinished request lines of its "
+				      "callers; send this request again later");
+		c->skipping = true;
 	}
-	if (c->skipping)
-		c->in.len = 0;
+	/* what was skipped or read whole is given back, not kept as capacity */
+	if (c->skipping || (!c->in.len && c->in.cap > 65536))
+		tc_buf_release(&c->in);
 }
 
 /* false: the caller is gone */

@@ -28,6 +28,12 @@
 #define TC_SERVE_POOL_MAX      64	   /* --pool */
 #define TC_SERVE_SANDBOXES_MAX 1024	   /* --max-sandboxes */
 #define TC_SERVE_QUEUE_MAX     4096	   /* --queue */
+#define TC_SERVE_CONNS_MAX     4096	   /* --max-connections */
+
+/* The bytes of unfinished request lines the server holds for all its
+ * callers together: as many as 16 of the longest lines. The caller whose
+ * line would pass it is answered Busy and the rest of that line skipped. */
+#define TC_SERVE_PENDING_MAX(line_max) (16 * (size_t)(line_max))
 
 /* The largest request line, from the policy's request_size (limits
  * .request_size), which bounds the source and the args (or stdin) each:
@@ -110,11 +116,12 @@ bool tc_serve_peer_allowed(const struct tc_serve_policy *p, uid_t self, uid_t ui
 
 /* What `toolcell serve` was asked for. */
 struct tc_serve_options {
-	const char *socket_path; /* NULL: the default (tc_serve_default_socket) */
-	unsigned pool;		 /* ready entries per key */
-	unsigned max_sandboxes;	 /* entries alive at once, ready or busy */
-	unsigned queue;		 /* calls waiting for an entry before Busy */
-	const char *policy_path; /* --policy, or NULL */
+	const char *socket_path;  /* NULL: the default (tc_serve_default_socket) */
+	unsigned pool;		  /* ready entries per key */
+	unsigned max_sandboxes;	  /* entries alive at once, ready or busy */
+	unsigned queue;		  /* calls waiting for an entry before Busy */
+	unsigned max_connections; /* callers connected at once; one more is answered Busy */
+	const char *policy_path;  /* --policy, or NULL */
 };
 
 /* The command line of `toolcell serve` (argv[1] is "serve"); ret_help

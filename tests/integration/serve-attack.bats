@@ -487,6 +487,89 @@ print(json.loads(buf)["id"], json.loads(buf)["stdout"], end="")' "$TC_TMP/s.sock
 	[ "$rss" -lt $((32 * 1024)) ]
 }
 
+@test "--max-connections: one caller more is answered Busy and closed; once one leaves, the next is served" {
+	start --pool 1 --max-connections 2
+	run -0 timeout 120 "$PY" -I -c '
+import socket, sys
+def conn():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    s.settimeout(60)
+    return s
+def line(s):
+    buf = b""
+    while not buf.endswith(b"\n"):
+        b = s.recv(65536)
+        if not b:
+            return buf.decode() + "<EOF>"
+        buf += b
+    return buf.decode()
+held = [conn(), conn()]
+for s in held:
+    s.sendall(b"{\"id\": 1, \"kind\": \"stats\"}\n")
+    print(line(s).split(",")[0])
+third = conn()
+print(line(third), end="")
+print(line(third))
+held[0].close()
+for _ in range(100):
+    s = conn()
+    s.sendall(b"{\"id\": 2, \"kind\": \"stats\"}\n")
+    got = line(s)
+    if "Busy" not in got:
+        break
+    s.close()
+print(got.split(",")[0])' "$TC_TMP/s.sock"
+	[ "${lines[0]}" = '{"id":1' ]
+	[ "${lines[1]}" = '{"id":1' ]
+	[ "${lines[2]}" = '{"id":null,"ok":false,"error":{"type":"Busy","message":"the server has as many callers as its --max-connections allows; try again later","source":"toolcell"}}' ]
+	[ "${lines[3]}" = '<EOF>' ]
+	[ "${lines[4]}" = '{"id":2' ]
+}
+
+@test "the unfinished lines of all callers together are bounded: the caller that would pass the bound is answered Busy, its line skipped, its connection still served" {
+	start --pool 1
+	run -0 timeout 120 "$PY" -I -c '
+import json, socket, sys, time
+def conn():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    s.settimeout(60)
+    return s
+def line(s):
+    buf = b""
+    while not buf.endswith(b"\n"):
+        b = s.recv(65536)
+        if not b:
+            return buf.decode() + "<EOF>"
+        buf += b
+    return buf.decode()
+# request_size 4K: a line may have 114688 bytes; 16 of them are the bound
+part = b"{\"id\": 1, \"kind\": \"stats\", \"pad\": \"" + b"x" * 110000
+held = []
+for _ in range(16):
+    s = conn()
+    s.sendall(part)
+    held.append(s)
+time.sleep(2)
+last = conn()
+last.sendall(part)
+print(line(last), end="")
+# the rest of that line is skipped; the next one is served
+last.sendall(b"\"}\n{\"id\": 7, \"kind\": \"stats\"}\n")
+print(json.loads(line(last))["id"])
+# the 16 others were within the bound: none was answered
+for s in held:
+    s.settimeout(0.2)
+    try:
+        print("answered:", s.recv(100))
+    except socket.timeout:
+        pass' "$TC_TMP/s.sock"
+	[ "${lines[0]}" = '{"id":null,"ok":false,"error":{"type":"Busy","message":"the server holds too many unfinished request lines of its callers; send this request again later","source":"toolcell"}}' ]
+	[ "${lines[1]}" = 7 ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
 # ---------------------------------------------------------------- the server's end
 
 @test "SIGTERM with calls in flight: each ends within its limits and is answered, a new caller is answered Busy, the server exits 0 and nothing is left" {
