@@ -316,6 +316,27 @@ static int scan_dir(struct scan *s, int root, const char *rel, char *ret_name, s
 	return r;
 }
 
+#define SCAN_STR(n)    #n
+#define SCAN_NUMBER(n) SCAN_STR(n)
+
+/* Why a scan refuses a bind source, by what scan_dir returned: head, then
+ * its limit (number) or else SOURCE/NAME, then tail. */
+static const struct scan_refusal {
+	int r, code;
+	const char *head, *number, *tail;
+} scan_refusals[] = {
+	{ 1, EPERM, "it holds a socket, ", NULL,
+	  ", which the tool could connect to even through a read-only bind; bind a folder "
+	  "without sockets" },
+	{ -EACCES, EACCES, "its folder ", NULL,
+	  " can be entered but not listed, so it cannot be checked for sockets; make it listable "
+	  "(chmod u+r) or bind a folder without it" },
+	{ -E2BIG, E2BIG, "it holds more than ", SCAN_NUMBER(TC_BIND_SCAN_MAX),
+	  " entries, too many to check for sockets; bind a smaller folder" },
+	{ -ELOOP, ELOOP, "its folders nest deeper than ", SCAN_NUMBER(TC_BIND_SCAN_DEPTH),
+	  ", too deep to check for sockets; bind a shallower folder" },
+};
+
 int tc_bindsrc_check_sockets(int dir_fd, const char *path, struct tc_error *err)
 {
 	struct scan s = { 0 };
@@ -327,29 +348,14 @@ int tc_bindsrc_check_sockets(int dir_fd, const char *path, struct tc_error *err)
 		s.dirs.head++;
 	}
 	tc_pathq_free(&s.dirs);
-	if (r == 1)
-		return tc_error_set(err, TC_STAGE_MOUNT, EPERM,
-				    "refusing to bind %s: it holds a socket, %s/%s, which the tool "
-				    "could connect to even through a read-only bind; bind a folder "
-				    "without sockets",
-				    path, path, name);
-	if (r == -EACCES)
-		return tc_error_set(err, TC_STAGE_MOUNT, EACCES,
-				    "refusing to bind %s: its folder %s/%s can be entered but not "
-				    "listed, so it cannot be checked for sockets; make it listable "
-				    "(chmod u+r) or bind a folder without it",
-				    path, path, name);
-	if (r == -E2BIG)
-		return tc_error_set(err, TC_STAGE_MOUNT, E2BIG,
-				    "refusing to bind %s: it holds more than %d entries, too many "
-				    "to check for sockets; bind a smaller folder",
-				    path, TC_BIND_SCAN_MAX);
-	if (r == -ELOOP)
-		return tc_error_set(
-			err, TC_STAGE_MOUNT, ELOOP,
-			"refusing to bind %s: its folders nest deeper than %d, too deep "
-			"to check for sockets; bind a shallower folder",
-			path, TC_BIND_SCAN_DEPTH);
+	for (size_t i = 0; i < TC_ARRAY_SIZE(scan_refusals); i++) {
+		const struct scan_refusal *f = &scan_refusals[i];
+		if (r == f->r)
+			return tc_error_set(err, TC_STAGE_MOUNT, f->code,
+					    "refusing to bind %s: %s%s%s%s%s", path, f->head,
+					    f->number ? f->number : path, f->number ? "" : "/",
+					    f->number ? "" : name, f->tail);
+	}
 	if (r < 0)
 		return tc_error_errno(err, TC_STAGE_MOUNT, -r, "cannot check %s for sockets", path);
 	return 0;

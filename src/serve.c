@@ -108,26 +108,22 @@ static void accept_one(struct server *s)
 	struct ucred cred;
 	socklen_t n = sizeof(cred);
 	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	const char *no = NULL; /* the one line a refused caller gets */
 	struct conn *c;
 
 	if (fd < 0)
 		return;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &n) < 0 ||
-	    !tc_serve_peer_allowed(&s->setup->policy, geteuid(), cred.uid, cred.gid)) {
-		static const char no[] =
-			"{\"id\":null,\"ok\":false,\"error\":{\"type\":\"PermissionDenied\","
-			"\"message\":\"this uid may not use the server (the policy's "
-			"serve.allow_uids and serve.allow_gids)\",\"source\":\"toolcell\"}}\n";
-		(void)!write(fd, no, sizeof(no) - 1);
-		close(fd);
-		return;
-	}
-	if (s->n_conns >= s->opt->max_connections) {
-		static const char full[] =
-			"{\"id\":null,\"ok\":false,\"error\":{\"type\":\"Busy\",\"message\":"
-			"\"the server has as many callers as its --max-connections allows; try "
-			"again later\",\"source\":\"toolcell\"}}\n";
-		(void)!write(fd, full, sizeof(full) - 1);
+	    !tc_serve_peer_allowed(&s->setup->policy, geteuid(), cred.uid, cred.gid))
+		no = "{\"id\":null,\"ok\":false,\"error\":{\"type\":\"PermissionDenied\","
+		     "\"message\":\"this uid may not use the server (the policy's "
+		     "serve.allow_uids and serve.allow_gids)\",\"source\":\"toolcell\"}}\n";
+	else if (s->n_conns >= s->opt->max_connections)
+		no = "{\"id\":null,\"ok\":false,\"error\":{\"type\":\"Busy\",\"message\":"
+		     "\"the server has as many callers as its --max-connections allows; try "
+		     "again later\",\"source\":\"toolcell\"}}\n";
+	if (no) {
+		(void)!write(fd, no, strlen(no));
 		close(fd);
 		return;
 	}
