@@ -474,8 +474,9 @@ static const struct help_page help_pages[TC_VERB_HELP + 1] = {
 			    "serve.allow_gids, exactly the uids and gids they list (SO_PEERCRED);\n"
 			    "each caller uid has its own pool. Runs in the foreground;\n"
 			    "READY=1 goes to $NOTIFY_SOCKET once the pool is warm. SIGTERM or SIGINT:\n"
-			    "no new calls, running ones finish within their limits. SIGHUP: the warm\n"
-			    "entries are replaced.\n"
+			    "no new calls, running ones finish within their limits. SIGHUP: the policy\n"
+			    "and its rootfs are read again and the warm entries replaced (a policy that\n"
+			    "does not load keeps the old one, and stderr says why).\n"
 			    "\n",
 			    .after =
 				    "The protocol (README \"toolcell serve\"): one JSON object per line, e.g.\n"

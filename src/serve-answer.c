@@ -255,10 +255,11 @@ static void adjust(struct server *s, const struct call *c, const struct entry *e
 	o->limit[TC_LIMIT_STDOUT] = s->setup->cfg->limit[TC_LIMIT_STDOUT];
 	o->stdout_bytes -= o->stdout_bytes >= SERVE_READY_LEN ? SERVE_READY_LEN : o->stdout_bytes;
 	call_limits(c, e, o);
-	memcpy(o->policy_sha256, s->setup->policy_sha256, sizeof(o->policy_sha256));
-	memcpy(o->rootfs_sha256, s->setup->rootfs_sha256, sizeof(o->rootfs_sha256));
+	/* the policy the entry was made with (a SIGHUP may have loaded another) */
+	memcpy(o->policy_sha256, e->setup->policy_sha256, sizeof(o->policy_sha256));
+	memcpy(o->rootfs_sha256, e->setup->rootfs_sha256, sizeof(o->rootfs_sha256));
 	tc_hex_sha256(c->tool_sha256, o->tool_sha256);
-	o->policy_path = s->setup->policy_path;
+	o->policy_path = e->setup->policy_path;
 	run->verb = c->req.kind == TC_SERVE_CALL ? "call" : "exec";
 	run->caller_uid = c->conn ? c->conn->uid : 0;
 	run->caller_pid = c->conn ? c->conn->pid : 0;

@@ -54,8 +54,9 @@ struct entry {
 	struct entry *next;
 	pid_t pid;
 	int pidfd;
-	int to, from, err, status; /* the runner's stdin, stdout, stderr, outcome */
-	uid_t uid;		   /* the pool key: the caller it is for */
+	int to, from, err, status;	    /* the runner's stdin, stdout, stderr, outcome */
+	uid_t uid;			    /* the pool key: the caller it is for */
+	const struct tc_serve_setup *setup; /* the policy and rootfs it was made with */
 	enum entry_state state;
 	struct tc_buf out, errb, st, frame;
 	size_t sent; /* of frame */
@@ -79,6 +80,8 @@ struct server {
 	const struct tc_serve_options *opt;
 	const struct tc_serve_setup *setup;
 	struct tc_config entry_cfg; /* cfg with an entry's own lifetime as its wall clock */
+	const struct tc_serve_setup **retired; /* replaced by SIGHUP, still used by an entry */
+	size_t n_retired;
 	int lfd, sfd;
 	struct conn *conns;
 	struct entry *entries;

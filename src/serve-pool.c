@@ -212,6 +212,7 @@ static int spawn(struct server *s, uid_t uid)
 		      F_SETFL, O_NONBLOCK);
 	e->uid = uid;
 	e->hurried = !low;
+	e->setup = s->setup;
 	e->state = ENTRY_STARTING;
 	e->started_ns = tc_now_ns();
 	e->next = s->entries;

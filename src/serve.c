@@ -2,7 +2,8 @@
  * or systemd's through LISTEN_FDS), READY=1 to $NOTIFY_SOCKET once the
  * first entries are warm, SO_PEERCRED against the policy, the callers'
  * JSON lines read and answered through per-connection non-blocking
- * buffers, SIGTERM/SIGINT to drain and SIGHUP to drain the pools. One
+ * buffers, SIGTERM/SIGINT to drain and SIGHUP to load the policy and the
+ * rootfs again and drain the pools. One
  * poll(2) loop drives the socket, every caller and every entry. Runs in
  * the parent. */
 #include <errno.h>
@@ -363,14 +364,77 @@ static int poll_timeout(const struct server *s)
 	return next <= now ? 0 : (int)((next - now) / 1000000 + 1);
 }
 
+/* What an entry runs with: the setup's config with the entry's own
+ * lifetime as its wall clock (a call's own is the server's to count). */
+static void use_setup(struct server *s, const struct tc_serve_setup *setup)
+{
+	s->setup = setup;
+	s->entry_cfg = *setup->cfg;
+	s->entry_cfg.limit[TC_LIMIT_WALL] = ENTRY_LIFETIME_MS + setup->cfg->limit[TC_LIMIT_WALL];
+	/* the ready line is the harness's, not the tool's: the tool gets the cap */
+	s->entry_cfg.limit[TC_LIMIT_STDOUT] = setup->cfg->limit[TC_LIMIT_STDOUT] + SERVE_READY_LEN;
+}
+
+/* Give back the setups replaced by a reload that no entry runs with any
+ * more (all of them once the server ends). */
+static void release_retired(struct server *s, bool all)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->n_retired; i++) {
+		const struct tc_serve_setup *old = s->retired[i];
+		bool used = false;
+
+		for (const struct entry *e = s->entries; e && !all; e = e->next)
+			used |= e->setup == old;
+		if (used)
+			s->retired[kept++] = old;
+		else if (old->release)
+			old->release(old);
+	}
+	s->n_retired = kept;
+}
+
+/* SIGHUP: the policy and the rootfs read again. Loaded: the ready and
+ * starting entries end and new ones are made with it, while running calls
+ * finish with the setup they started with. Not loaded: the old one stays,
+ * entries and all. */
+static void reload(struct server *s)
+{
+	const struct tc_serve_setup *old = s->setup, *next = NULL, **r;
+	struct tc_error e = { 0 };
+
+	if (old->reload)
+		next = old->reload(old, &e);
+	r = next ? realloc(s->retired, (s->n_retired + 1) * sizeof(*r)) : NULL;
+	if (!r) {
+		if (next && next->release)
+			next->release(next);
+		fprintf(stderr,
+			"toolcell: serve: SIGHUP: kept the policy %s as it was loaded, and its warm "
+			"entries: %s (fix the policy and send SIGHUP again)\n",
+			old->policy_path, next ? "out of memory" : e.message);
+		return;
+	}
+	s->retired = r;
+	s->retired[s->n_retired++] = old;
+	use_setup(s, next);
+	fprintf(stderr,
+		"toolcell: serve: SIGHUP: loaded %s (sha256 %.64s), rootfs manifest %.64s; the warm "
+		"entries are replaced\n",
+		next->policy_path, next->policy_sha256, next->rootfs_sha256);
+	tc_serve_pool_drain(s);
+	release_retired(s, false);
+}
+
 static void on_signal(struct server *s)
 {
 	struct signalfd_siginfo si;
 
 	while (read(s->sfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo == SIGHUP) {
-			/* new entries are made as they are now; the old never run a call */
-			tc_serve_pool_drain(s);
+			if (!s->draining)
+				reload(s);
 			continue;
 		}
 		if (s->draining) { /* a second one: end every call now */
@@ -457,6 +521,8 @@ static int serve_loop(struct server *s)
 			if (c->out.len && !conn_write(c))
 				c->rd_eof = true; /* closed at its POLLHUP */
 		tc_serve_pool_on_deadlines(s, tc_now_ns());
+		if (s->n_retired)
+			release_retired(s, false);
 		tc_serve_pool_fill(s);
 		if (!notified && (ready_count(s) >= s->opt->pool ||
 				  tc_now_ns() - t0 > READY_WAIT_MS * 1000000ull)) {
@@ -486,7 +552,7 @@ static int block_signals(void)
 
 int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup *setup)
 {
-	struct server s = { .opt = opt, .setup = setup, .entry_cfg = *setup->cfg };
+	struct server s = { .opt = opt };
 	char def[4096];
 	const char *path =
 		opt->socket_path ? opt->socket_path : tc_serve_default_socket(def, sizeof(def));
@@ -494,9 +560,7 @@ int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup
 	int r;
 
 	s.queue_tail = &s.queue;
-	s.entry_cfg.limit[TC_LIMIT_WALL] = ENTRY_LIFETIME_MS + setup->cfg->limit[TC_LIMIT_WALL];
-	/* the ready line is the harness's, not the tool's: the tool gets the cap */
-	s.entry_cfg.limit[TC_LIMIT_STDOUT] = setup->cfg->limit[TC_LIMIT_STDOUT] + SERVE_READY_LEN;
+	use_setup(&s, setup);
 	s.sfd = block_signals();
 	s.lfd = listen_fds();
 	if (s.lfd < 0 && !path) {
@@ -524,5 +588,7 @@ int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup
 	close(s.sfd);
 	while (s.conns)
 		conn_close(&s, s.conns);
+	release_retired(&s, true);
+	free(s.retired);
 	return r < 0 ? 125 : s.exit_status;
 }

@@ -143,6 +143,15 @@ struct tc_serve_setup {
 	const char *policy_path;
 	char policy_sha256[65], rootfs_sha256[65];
 	const char *harness; /* the warm harness inside, e.g. /usr/lib/toolcell/serve.pyc */
+	/* SIGHUP: the policy and the rootfs loaded again, as at the start
+	 * (serve-verb.c); NULL with err saying why when they do not load, and
+	 * the server keeps this setup */
+	const struct tc_serve_setup *(*reload)(const struct tc_serve_setup *now,
+					       struct tc_error *err);
+	/* a setup replaced by a reload, once no entry runs with it any more:
+	 * what it holds (the shared lock on its rootfs) is given back */
+	void (*release)(const struct tc_serve_setup *setup);
+	void *owner; /* the loader's own state */
 };
 
 /* Run the server until SIGTERM/SIGINT (then drain); returns an exit
