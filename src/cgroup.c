@@ -51,7 +51,7 @@ static const char *const controllers[] = { "memory", "pids", "cpu" };
 void tc_cgroup_init(struct tc_cgroup *cg)
 {
 	memset(cg, 0, sizeof(*cg));
-	cg->parent_fd = cg->leaf_fd = cg->pids_fd = -1;
+	cg->parent_fd = cg->leaf_fd = cg->pids_fd = cg->peak_fd = -1;
 }
 
 const char *tc_cgroup_how_to_delegate(void)
@@ -119,6 +119,19 @@ static void missing_controllers(const char *list, char *out, size_t n)
 						controllers[i]);
 }
 
+/* list (cgroup.controllers) has our controllers: true; else false, with
+ * why saying "WHO lacks the ... controller(s)ADVICE" */
+static bool has_controllers(const char *list, const char *who, const char *advice, char *why,
+			    size_t n)
+{
+	char miss[64];
+
+	missing_controllers(list, miss, sizeof(miss));
+	if (miss[0])
+		say(why, n, "%s lacks the%s controller(s)%s", who, miss, advice);
+	return !miss[0];
+}
+
 /* "key N" on a line of a flat-keyed file (memory.events, cpu.stat). */
 static bool key_value(const char *buf, const char *key, uint64_t *ret)
 {
@@ -167,17 +180,24 @@ static int is_cgroup2_dir(int fd, bool *is_root)
 /* Delegated to us: marked by systemd (Delegate=yes sets trusted.delegate,
  * or user.delegate for a user manager), or, for a caller other than root,
  * owned by the caller. */
-static bool delegated(int fd)
+static bool delegate_mark(int fd)
 {
 	char v[8];
-	struct stat st;
 
 	for (int i = 0; i < 2; i++) {
 		ssize_t n = fgetxattr(fd, i ? "user.delegate" : "trusted.delegate", v, sizeof(v));
 		if (n == 1 && v[0] == '1')
 			return true;
 	}
-	return geteuid() != 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid();
+	return false;
+}
+
+static bool delegated(int fd)
+{
+	struct stat st;
+
+	return delegate_mark(fd) ||
+	       (geteuid() != 0 && fstat(fd, &st) == 0 && st.st_uid == geteuid());
 }
 
 /* The parent is usable when its subtree has our controllers, or it can
@@ -191,14 +211,9 @@ static bool usable(int fd, const char *path, char *why, size_t n)
 		say(why, n, "cannot read %s/cgroup.controllers: %s", path, strerror(errno));
 		return false;
 	}
-	missing_controllers(avail, miss, sizeof(miss));
-	if (miss[0]) {
-		say(why, n,
-		    "%s lacks the%s controller(s): its parent must enable them in "
-		    "cgroup.subtree_control",
-		    path, miss);
+	if (!has_controllers(avail, path, ": its parent must enable them in cgroup.subtree_control",
+			     why, n))
 		return false;
-	}
 	if (faccessat(fd, ".", W_OK, AT_EACCESS) < 0 ||
 	    faccessat(fd, "cgroup.procs", W_OK, AT_EACCESS) < 0) {
 		say(why, n, "%s is not writable by uid %u (not delegated to it)", path,
@@ -264,43 +279,36 @@ static int find_explicit(const char *path, bool from_caller, struct tc_cgroup *c
 	return 1;
 }
 
-/* No explicit parent: the parent of toolcell's own cgroup, when that is
- * delegated to us. */
-static int find_own(struct tc_cgroup *cg)
+/* toolcell's own cgroup, as a path under the cgroup v2 mount (which has
+ * our controllers): true, or false with why filled. Reads only. */
+static bool own_cgroup(char *path, size_t n, size_t *mnt_len, char *why, size_t wn)
 {
-	char mnt[TC_PATH_MAX], root[TC_PATH_MAX], line[TC_PATH_MAX], avail[FILE_MAX], miss[64],
-		path[2 * TC_PATH_MAX];
+	char mnt[TC_PATH_MAX], root[TC_PATH_MAX], line[TC_PATH_MAX], avail[FILE_MAX],
+		who[TC_PATH_MAX + 32];
 	const char *own = NULL, *rel;
 	_cleanup_fclose_ FILE *f = NULL;
 	_cleanup_close_ int mfd = -1;
-	char *slash;
 	struct statfs sf;
-	int fd;
 
 	/* the common refusal first, in one call (every run asks): a v1/v2
 	 * hybrid keeps a tmpfs of v1 hierarchies at /sys/fs/cgroup, and its
 	 * memory, pids and cpu are v1's */
 	if (statfs("/sys/fs/cgroup", &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
-		say(cg->why, sizeof(cg->why),
+		say(why, wn,
 		    "/sys/fs/cgroup is a cgroup v1/v2 hybrid: memory, pids and cpu belong to "
 		    "cgroup v1");
-		return 0;
+		return false;
 	}
 	if (!cgroup2_mount(mnt, sizeof(mnt), root, sizeof(root))) {
-		say(cg->why, sizeof(cg->why), "no cgroup v2 hierarchy is mounted");
-		return 0;
+		say(why, wn, "no cgroup v2 hierarchy is mounted");
+		return false;
 	}
 	mfd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (mfd < 0 || read_at(mfd, "cgroup.controllers", avail, sizeof(avail)) < 0)
 		avail[0] = '\0';
-	missing_controllers(avail, miss, sizeof(miss));
-	if (miss[0]) {
-		say(cg->why, sizeof(cg->why),
-		    "the cgroup v2 hierarchy at %s lacks the%s controller(s) (on a v1/v2 "
-		    "hybrid they belong to cgroup v1)",
-		    mnt, miss);
-		return 0;
-	}
+	say(who, sizeof(who), "the cgroup v2 hierarchy at %s", mnt);
+	if (!has_controllers(avail, who, " (on a v1/v2 hybrid they belong to cgroup v1)", why, wn))
+		return false;
 	f = fopen("/proc/self/cgroup", "re");
 	while (f && fgets(line, sizeof(line), f))
 		if (tc_startswith(line, "0::")) {
@@ -310,15 +318,30 @@ static int find_own(struct tc_cgroup *cg)
 		}
 	rel = own && tc_startswith(own, root) ? own + (strcmp(root, "/") ? strlen(root) : 0) : NULL;
 	if (!rel || rel[0] != '/') {
-		say(cg->why, sizeof(cg->why), "toolcell's own cgroup is not visible under %s", mnt);
-		return 0;
+		say(why, wn, "toolcell's own cgroup is not visible under %s", mnt);
+		return false;
 	}
-	say(path, sizeof(path), "%s%s", mnt, rel);
+	say(path, n, "%s%s", mnt, rel);
+	*mnt_len = strlen(mnt);
+	return true;
+}
+
+/* No explicit parent: the parent of toolcell's own cgroup, when that is
+ * delegated to us. */
+static int find_own(struct tc_cgroup *cg)
+{
+	char path[2 * TC_PATH_MAX], *slash;
+	size_t mnt_len;
+	int fd;
+
+	if (!own_cgroup(path, sizeof(path), &mnt_len, cg->why, sizeof(cg->why)))
+		return 0;
 	slash = strrchr(path, '/');
-	if (!slash || (size_t)(slash - path) <= strlen(mnt)) {
+	if (!slash || (size_t)(slash - path) <= mnt_len) {
 		say(cg->why, sizeof(cg->why),
-		    "toolcell's own cgroup (%s) has no delegated parent below the root of %s", rel,
-		    mnt);
+		    "toolcell's own cgroup (%s) has no delegated parent below the root of the "
+		    "hierarchy",
+		    path);
 		return 0;
 	}
 	*slash = '\0';
@@ -391,9 +414,9 @@ static int enable_controllers(struct tc_cgroup *cg, struct tc_error *err)
 
 /* Leaves of toolcells that died without removing them: the owner's pid
  * gone, unlocked and empty. */
-static void remove_stale(struct tc_cgroup *cg)
+static void remove_stale(int parent_fd)
 {
-	int dfd = openat(cg->parent_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = openat(parent_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	struct dirent *de;
 
@@ -413,13 +436,13 @@ static void remove_stale(struct tc_cgroup *cg)
 		owner = strtol(de->d_name + strlen(LEAF_PREFIX), NULL, 10);
 		if (owner > 0 && owner != getpid() && kill((pid_t)owner, 0) == 0)
 			continue; /* its toolcell (or a pid's new owner) lives */
-		fd = openat(cg->parent_fd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		fd = openat(parent_fd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0 &&
 		    read_at(fd, "cgroup.events", events, sizeof(events)) >= 0 &&
 		    key_value(events, "populated", &populated) && populated == 0)
-			unlinkat(cg->parent_fd, de->d_name, AT_REMOVEDIR);
+			unlinkat(parent_fd, de->d_name, AT_REMOVEDIR);
 		close(fd);
 	}
 	closedir(d);
@@ -467,6 +490,57 @@ static int write_limits(struct tc_cgroup *cg, const uint64_t *limit, struct tc_e
 	return r;
 }
 
+int tc_cgroup_enter_subgroup(const char *name, char *where, size_t n, char *why, size_t wn)
+{
+	char path[2 * TC_PATH_MAX], pid[24];
+	_cleanup_close_ int fd = -1, sub = -1;
+	size_t mnt_len;
+	int r;
+
+	if (!own_cgroup(path, sizeof(path), &mnt_len, why, wn))
+		return 0;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || !delegate_mark(fd)) {
+		say(why, wn, "toolcell's own cgroup %s is not delegated by systemd (Delegate=yes)",
+		    path);
+		return 0;
+	}
+	/* the leaves of a server that was killed, empty by now (its runners
+	 * and their sandboxes died with it) */
+	remove_stale(fd);
+	if (mkdirat(fd, name, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sub < 0)
+		return -errno;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	r = write_at(sub, "cgroup.procs", pid);
+	if (r < 0)
+		return r;
+	say(where, n, "%s/%s", path, name);
+	return 1;
+}
+
+int tc_cgroup_begin(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err)
+{
+	char v[64];
+	int r;
+
+	if (cg->leaf_fd < 0)
+		return 0;
+	snprintf(v, sizeof(v), "%" PRIu64, limit[TC_LIMIT_MEMORY]);
+	r = set_limit(cg, "memory.max", v, err);
+	snprintf(v, sizeof(v), "%" PRIu64, limit[TC_LIMIT_PIDS] + 1);
+	if (r >= 0)
+		r = set_limit(cg, "pids.max", v, err);
+	/* Linux 6.12+: a write resets the peak, as read through this fd */
+	tc_closep(&cg->peak_fd);
+	cg->peak_fd = openat(cg->leaf_fd, "memory.peak", O_RDWR | O_CLOEXEC);
+	if (cg->peak_fd >= 0 && write(cg->peak_fd, "reset", 5) != 5)
+		tc_closep(&cg->peak_fd);
+	return r;
+}
+
 int tc_cgroup_create(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err)
 {
 	static unsigned counter;
@@ -475,7 +549,7 @@ int tc_cgroup_create(struct tc_cgroup *cg, const uint64_t *limit, struct tc_erro
 	r = enable_controllers(cg, err);
 	if (r < 0)
 		return r;
-	remove_stale(cg);
+	remove_stale(cg->parent_fd);
 	for (int tries = 0;; tries++) {
 		snprintf(cg->name, sizeof(cg->name), LEAF_PREFIX "%d-%u", (int)getpid(), counter++);
 		if (mkdirat(cg->parent_fd, cg->name, 0755) == 0)
@@ -538,7 +612,15 @@ void tc_cgroup_read_stats(const struct tc_cgroup *cg, struct tc_cgroup_stats *re
 	memset(ret, 0, sizeof(*ret));
 	if (cg->leaf_fd < 0)
 		return;
-	ret->memory_peak_known = read_number(cg->leaf_fd, "memory.peak", &ret->memory_peak);
+	if (cg->peak_fd >= 0) {
+		char v[64];
+		ssize_t n = pread(cg->peak_fd, v, sizeof(v) - 1, 0);
+
+		v[n > 0 ? n : 0] = '\0';
+		ret->memory_peak_known = sscanf(v, "%" SCNu64, &ret->memory_peak) == 1;
+	} else {
+		ret->memory_peak_known = read_number(cg->leaf_fd, "memory.peak", &ret->memory_peak);
+	}
 	ret->pids_peak_known = read_number(cg->leaf_fd, "pids.peak", &ret->pids_peak);
 	if (read_at(cg->leaf_fd, "memory.events", buf, sizeof(buf)) > 0)
 		ret->oom_known = key_value(buf, "oom_kill", &ret->oom_kills);
@@ -584,6 +666,7 @@ int tc_cgroup_finish(struct tc_cgroup *cg, struct tc_cgroup_stats *stats)
 		nanosleep(&ts, NULL);
 	}
 	tc_closep(&cg->pids_fd);
+	tc_closep(&cg->peak_fd);
 	tc_closep(&cg->leaf_fd);
 	return r;
 }
@@ -591,6 +674,7 @@ int tc_cgroup_finish(struct tc_cgroup *cg, struct tc_cgroup_stats *stats)
 void tc_cgroup_release(struct tc_cgroup *cg)
 {
 	tc_closep(&cg->pids_fd);
+	tc_closep(&cg->peak_fd);
 	tc_closep(&cg->leaf_fd);
 	tc_closep(&cg->parent_fd);
 }

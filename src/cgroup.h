@@ -27,6 +27,7 @@ struct tc_cgroup {
 	int parent_fd; /* the delegated parent, O_DIRECTORY; -1 when none */
 	int leaf_fd;   /* this run's leaf, O_DIRECTORY, flock'ed; -1 */
 	int pids_fd;   /* the leaf's pids.current, for the supervisor's samples */
+	int peak_fd;   /* the leaf's memory.peak, reset at the call's begin; -1 */
 	char parent[TC_PATH_MAX];
 	char leaf[TC_PATH_MAX];	     /* the leaf's full path, for the record */
 	char name[64];		     /* the leaf's name in parent */
@@ -63,6 +64,21 @@ const char *tc_cgroup_how_to_delegate(void);
  * memory.swap.max=0, memory.oom.group=1, pids.max (the tool's limit + 1
  * for the sandbox's init) and cpu.max from limit[]. */
 int tc_cgroup_create(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err);
+
+/* A warm sandbox's call begins (tc_sandbox_begin): memory.max and
+ * pids.max written again from limit[] (a call's own may be lower than the
+ * warm-up's), and memory.peak reset where the kernel can (Linux 6.12+;
+ * before, the peak read at the end includes the warm-up). */
+int tc_cgroup_begin(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err);
+
+/* `toolcell serve` under systemd (Delegate=yes): move this process into
+ * NAME, a child of its own cgroup, so that the delegated cgroup holds no
+ * process and its other children can be the calls' leaves (a cgroup with
+ * controllers for its children may hold no process itself). Leaves an
+ * earlier server left are removed first. 1: moved (where names the
+ * child); 0: not delegated by systemd, nothing written (why says so);
+ * -errno. Call before any child process is made. */
+int tc_cgroup_enter_subgroup(const char *name, char *where, size_t n, char *why, size_t wn);
 
 /* Kill every process in the leaf (cgroup.kill). */
 void tc_cgroup_kill(const struct tc_cgroup *cg);

@@ -483,6 +483,8 @@ int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_
 		sb->cpu_base_ms[0] = sb->cpu_base_ms[1] = 0;
 	}
 	if (sb->spec->warm) {
+		if (s->cgroup) /* the call's own limits and memory.peak; failed: kill it */
+			ret = tc_cgroup_begin(&sb->cg, sb->spec->cfg->limit, NULL);
 		/* the init's backstop starts now too (child.h) */
 		siginfo_t si = { .si_signo = TC_SIG_BEGIN(), .si_code = SI_QUEUE };
 

@@ -29,8 +29,11 @@ contents() {
 	cat >"$SCRATCH/want" <<-'LIST'
 		etc/toolcell/toolcell.conf
 		lib/systemd/system/toolcell-cgroup.service
+		lib/systemd/system/toolcell.service
 		lib/systemd/system/toolcell.slice
+		lib/systemd/system/toolcell.socket
 		usr/bin/toolcell
+		usr/lib/sysusers.d/toolcell.conf
 		usr/lib/tmpfiles.d/toolcell.conf
 		usr/libexec/toolcell/build-rootfs
 		usr/libexec/toolcell/toolcell-cgroup-keeper
@@ -142,13 +145,28 @@ print(toolcell_client is toolcell.client, toolcell_client.Session is toolcell.cl
 		<(tr -d '\n' <"$SCRATCH/ctl/prerm")
 }
 
-@test "lintian: no error and no warning (two overridden, see debian/toolcell.lintian-overrides); two information tags" {
+@test "postinst makes the group toolcell and enables and starts toolcell.socket, not toolcell.service" {
+	dpkg-deb -e "$DEB" "$SCRATCH/ctl"
+	grep -q 'systemd-sysusers .*toolcell.conf' "$SCRATCH/ctl/postinst"
+	grep -q "deb-systemd-helper enable 'toolcell.socket'" "$SCRATCH/ctl/postinst"
+	grep -q "deb-systemd-invoke start 'toolcell.socket'" "$SCRATCH/ctl/postinst"
+	! grep -q "enable 'toolcell.service'" "$SCRATCH/ctl/postinst"
+	! grep -q "start 'toolcell.service'" "$SCRATCH/ctl/postinst"
+	# the group exists before the socket's start needs it
+	[ "$(grep -n 'systemd-sysusers' "$SCRATCH/ctl/postinst" | head -1 | cut -d: -f1)" -lt \
+		"$(grep -n "start 'toolcell.socket'" "$SCRATCH/ctl/postinst" | head -1 | cut -d: -f1)" ]
+	dpkg-deb -x "$DEB" "$SCRATCH/x"
+	[ "$(cat "$SCRATCH/x/usr/lib/sysusers.d/toolcell.conf")" = 'g toolcell - -' ]
+}
+
+@test "lintian: no error and no warning (two overridden, see debian/toolcell.lintian-overrides); three information tags" {
 	run -0 lintian --no-cfg --display-level '>=pedantic' -E -I "$DEB" "$PYDEB"
 	printf '%s\n' "$output" | grep -v '^running with root privileges' >"$SCRATCH/tags" || true
 	! grep -E '^[EW]:' "$SCRATCH/tags"
 	cat >"$SCRATCH/want" <<-'TAGS'
 		I: toolcell: package-contains-documentation-outside-usr-share-doc [usr/share/toolcell/policies/README.md]
 		I: toolcell: package-supports-alternative-init-but-no-init.d-script [lib/systemd/system/toolcell-cgroup.service]
+		I: toolcell: package-supports-alternative-init-but-no-init.d-script [lib/systemd/system/toolcell.service]
 	TAGS
 	diff "$SCRATCH/want" "$SCRATCH/tags"
 }
@@ -156,9 +174,19 @@ print(toolcell_client is toolcell.client, toolcell_client.Session is toolcell.cl
 @test "systemd 252 accepts the units as shipped (no unknown key such as DelegateSubgroup=)" {
 	dpkg-deb -x "$DEB" "$SCRATCH/x"
 	cd "$SCRATCH/x"
+	# toolcell.service's ExecReload= names util-linux's /bin/kill, which
+	# verify looks for in --root: a stand-in
+	mkdir -p bin && printf '#!/bin/sh\n' >bin/kill && chmod 755 bin/kill
 	run -0 systemd-analyze verify --root="$SCRATCH/x" --man=no --recursive-errors=no \
-		lib/systemd/system/toolcell.slice lib/systemd/system/toolcell-cgroup.service
+		lib/systemd/system/toolcell.slice lib/systemd/system/toolcell-cgroup.service \
+		lib/systemd/system/toolcell.socket lib/systemd/system/toolcell.service
 	[ -z "$output" ]
+	grep -qx 'Type=notify' lib/systemd/system/toolcell.service
+	grep -qx 'Delegate=yes' lib/systemd/system/toolcell.service
+	grep -qx 'KillMode=mixed' lib/systemd/system/toolcell.service
+	grep -qx 'ListenStream=/run/toolcell/toolcell.sock' lib/systemd/system/toolcell.socket
+	grep -qx 'SocketMode=0660' lib/systemd/system/toolcell.socket
+	grep -qx 'SocketGroup=toolcell' lib/systemd/system/toolcell.socket
 	grep -qx 'Delegate=memory pids cpu' lib/systemd/system/toolcell-cgroup.service
 	grep -qx 'Slice=toolcell.slice' lib/systemd/system/toolcell-cgroup.service
 	grep -qx 'd /run/toolcell 0755 root root -' usr/lib/tmpfiles.d/toolcell.conf
