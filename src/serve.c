@@ -450,6 +450,33 @@ static void on_signal(struct server *s)
 	}
 }
 
+static void on_output(struct server *s, struct entry *e)
+{
+	tc_serve_entry_on_output(s, e);
+	tc_serve_pool_dispatch(s);
+}
+
+static void on_error(struct server *s, struct entry *e)
+{
+	(void)s;
+	tc_serve_entry_on_error(e);
+}
+
+static void on_writable(struct server *s, struct entry *e)
+{
+	(void)s;
+	tc_serve_entry_on_writable(e);
+}
+
+/* what each of an entry's events does */
+static void (*const on_entry[])(struct server *, struct entry *) = {
+	[SLOT_FROM] = on_output,
+	[SLOT_ERR] = on_error,
+	[SLOT_STATUS] = tc_serve_entry_on_status,
+	[SLOT_TO] = on_writable,
+	[SLOT_EXIT] = tc_serve_entry_on_exit,
+};
+
 static bool slot_event(struct server *s, const struct slot *sl, short re)
 {
 	struct conn *c = sl->p;
@@ -470,21 +497,12 @@ static bool slot_event(struct server *s, const struct slot *sl, short re)
 		}
 		return false;
 	case SLOT_FROM:
-		tc_serve_entry_on_output(s, e);
-		tc_serve_pool_dispatch(s);
-		return false;
 	case SLOT_ERR:
-		tc_serve_entry_on_error(e);
-		return false;
 	case SLOT_STATUS:
-		tc_serve_entry_on_status(s, e);
-		return false;
 	case SLOT_TO:
-		tc_serve_entry_on_writable(e);
-		return false;
 	case SLOT_EXIT:
-		tc_serve_entry_on_exit(s, e);
-		return true;
+		on_entry[sl->kind](s, e);
+		return sl->kind == SLOT_EXIT; /* an entry gone: the lists changed */
 	}
 	return false;
 }
