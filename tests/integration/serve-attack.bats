@@ -47,7 +47,10 @@ json.dump(p, open(sys.argv[2], "w"))' "$(dirname "$TOOLCELL")/policies/default.j
 # caller of another uid) once our own uid has a ready entry
 start() {
 	[ -f "$TC_TMP/p.json" ] || policy
-	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" "$@" \
+	# an ASan build holds freed memory in its quarantine, which the RSS
+	# checks below would take for memory the server keeps
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
+		"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" "$@" \
 		2>"$TC_TMP/serve.err" &
 	SERVER=$!
 	for _ in $(seq 600); do
