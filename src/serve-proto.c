@@ -414,15 +414,26 @@ int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_
 	return r;
 }
 
-bool tc_serve_peer_allowed(const struct tc_serve_policy *p, uid_t self, uid_t uid, gid_t gid)
+static bool gid_listed(const struct tc_serve_policy *p, gid_t gid)
+{
+	for (size_t i = 0; i < p->n_allow_gids; i++)
+		if (p->allow_gids[i] == gid)
+			return true;
+	return false;
+}
+
+bool tc_serve_peer_allowed(const struct tc_serve_policy *p, uid_t self, uid_t uid, gid_t gid,
+			   const gid_t *groups, size_t n)
 {
 	if (!p->has_lists)
 		return uid == self;
 	for (size_t i = 0; i < p->n_allow_uids; i++)
 		if (p->allow_uids[i] == uid)
 			return true;
-	for (size_t i = 0; i < p->n_allow_gids; i++)
-		if (p->allow_gids[i] == gid)
+	if (gid_listed(p, gid))
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (gid_listed(p, groups[i]))
 			return true;
 	return false;
 }

@@ -106,18 +106,40 @@ static void sd_notify_text(const char *text)
 
 /* ---- callers ---- */
 
+/* Whether the peer on fd may connect: its credentials as connect() saw
+ * them (SO_PEERCRED), with its supplementary groups (SO_PEERGROUPS), as the
+ * socket's own 0660 permission counts them. */
+static bool peer_allowed(const struct server *s, int fd, struct ucred *cred)
+{
+	gid_t few[64];
+	_cleanup_free_ gid_t *many = NULL;
+	gid_t *groups = few;
+	socklen_t n = sizeof(*cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, cred, &n) < 0)
+		return false;
+	n = sizeof(few);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, few, &n) < 0) {
+		/* ERANGE: n says how many bytes they need (NGROUPS_MAX gids at most) */
+		if (errno != ERANGE || !(many = malloc(n)) ||
+		    getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, many, &n) < 0)
+			return false;
+		groups = many;
+	}
+	return tc_serve_peer_allowed(&s->setup->policy, geteuid(), cred->uid, cred->gid, groups,
+				     n / sizeof(gid_t));
+}
+
 static void accept_one(struct server *s)
 {
 	struct ucred cred;
-	socklen_t n = sizeof(cred);
 	int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	const char *no = NULL; /* the one line a refused caller gets */
 	struct conn *c;
 
 	if (fd < 0)
 		return;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &n) < 0 ||
-	    !tc_serve_peer_allowed(&s->setup->policy, geteuid(), cred.uid, cred.gid))
+	if (!peer_allowed(s, fd, &cred))
 		no = "{\"id\":null,\"ok\":false,\"error\":{\"type\":\"PermissionDenied\","
 		     "\"message\":\"this uid may not use the server (the policy's "
 		     "serve.allow_uids and serve.allow_gids)\",\"source\":\"toolcell\"}}\n";

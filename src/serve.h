@@ -110,9 +110,11 @@ struct tc_serve_policy {
 int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_policy *ret,
 			  struct tc_error *err);
 
-/* true when a peer with these credentials may connect: its uid or gid is
- * listed, or (neither list given) it is the server's own uid. Pure. */
-bool tc_serve_peer_allowed(const struct tc_serve_policy *p, uid_t self, uid_t uid, gid_t gid);
+/* true when a peer with these credentials may connect: its uid, its
+ * primary gid or one of its n supplementary groups is listed, or (neither
+ * list given) it is the server's own uid. Pure. */
+bool tc_serve_peer_allowed(const struct tc_serve_policy *p, uid_t self, uid_t uid, gid_t gid,
+			   const gid_t *groups, size_t n);
 
 /* What `toolcell serve` was asked for. */
 struct tc_serve_options {

@@ -281,6 +281,19 @@ sys.stdout.write(got.decode())' "$TC_TMP/s.sock" "$TC_TMP/l1"
 		timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/l1" >"$TC_TMP/out"
 	[ "$(answer 1 stdout)" = ran ]
 	[ "$(answer 1 record.caller_uid)" = 65534 ]
+	kill "$SERVER"
+	wait "$SERVER" || true
+	# a listed supplementary group lets nobody in too (SO_PEERGROUPS), as it
+	# passes the socket's 0660; without the group, the same caller is refused
+	policy '"serve": {"allow_uids": [0], "allow_gids": [4243]}'
+	start --pool 1
+	run -0 refused setpriv --reuid=nobody --regid=nogroup --clear-groups
+	[ "$output" = "$no" ]
+	rm -f "$TC_TMP/out"
+	setpriv --reuid=nobody --regid=nogroup --groups=4242,4243 \
+		timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/l1" >"$TC_TMP/out"
+	[ "$(answer 1 stdout)" = ran ]
+	[ "$(answer 1 record.caller_uid)" = 65534 ]
 }
 
 # ---------------------------------------------------------------- load
