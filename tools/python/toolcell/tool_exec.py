@@ -341,46 +341,54 @@ class Reaper:
     P<path> a private path (its name holds 64 random bits), R<dev> <ino>
     <path> a result entry this run made, identified (removed only while
     path is still that file: never another run's file of the same name),
-    W<pid> toolcell, K keep the result files, D all done. At EOF without D
-    it sends toolcell SIGTERM (toolcell ends the sandbox and exits), waits
-    for it to end and removes what it was told of.
+    K keep the result files, D all done; and toolcell itself as a pidfd on
+    a datagram socket (SCM_RIGHTS), opened while toolcell is still our
+    unreaped child, so that no pid read later can name another process. At
+    EOF without D it sends toolcell SIGTERM (toolcell ends the sandbox and
+    exits), waits for it to end and removes what it was told of.
 
     The pipe's buffer keeps what was written even after the writer is
-    killed, so the reaper need not read each record as it comes: it sleeps
-    until EOF (a poll for POLLHUP only, which a write does not wake) and is
-    woken early only for W (the pid is opened while toolcell is still our
-    unreaped child) or when the pipe is full. A wake-up per record cost
-    tool-exec a context switch each, milliseconds on a loaded machine."""
+    killed, and the socket the pidfds in flight, so the reaper need not
+    read each record as it comes: it sleeps until EOF (a poll for POLLHUP
+    only, which a write does not wake) and is woken early only when the
+    pipe is full. A wake-up per record cost tool-exec a context switch
+    each, milliseconds on a loaded machine."""
 
     def __init__(self):
+        import _socket
+
         r, self.w = os.pipe2(os.O_CLOEXEC | os.O_NONBLOCK)
         poke_r, self.poke = os.pipe2(os.O_CLOEXEC)
+        self.pidfds, pidfds_r = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_DGRAM)
         pid = os.fork()
         if pid == 0:  # the reaper
             code = 0
             try:
                 os.close(self.w)
                 os.close(self.poke)
+                self.pidfds.close()
                 null = os.open(os.devnull, os.O_RDWR)
                 for fd in (0, 1, 2):  # never hold a pipe our caller reads to EOF
                     os.dup2(null, fd)
-                lo, hi = min(r, poke_r), max(r, poke_r)
-                os.closerange(3, lo)
-                os.closerange(lo + 1, hi)
-                os.closerange(hi + 1, 65536)
+                low = 3
+                for keep in sorted((r, poke_r, pidfds_r.fileno())):
+                    os.closerange(low, keep)
+                    low = keep + 1
+                os.closerange(low, 65536)
                 import _signal
 
                 for s in (_signal.SIGTERM, _signal.SIGINT, _signal.SIGHUP):
                     _signal.signal(s, _signal.SIG_IGN)  # outlive a group's signal
-                _reaper_serve(r, poke_r)
+                _reaper_serve(r, poke_r, pidfds_r)
             except BaseException:
                 code = 1
             os._exit(code)
         os.close(r)
         os.close(poke_r)
+        pidfds_r.close()
         self.pid = pid
 
-    def tell(self, what, arg=b"", urgent=False):
+    def tell(self, what, arg=b""):
         data = memoryview(what + arg + b"\0")
         while data:
             try:
@@ -392,8 +400,18 @@ class Reaper:
                     data = data[os.write(self.w, data) :]
                 finally:
                     os.set_blocking(self.w, False)
-        if urgent:
-            os.write(self.poke, b"!")
+
+    def track_toolcell(self, pid):
+        """toolcell, our unreaped child pid, as a pidfd the reaper holds
+        from now on, even if we are killed before it reads it."""
+        import _socket
+
+        fd = os.pidfd_open(pid)
+        try:
+            self.pidfds.sendmsg([b"W"], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS,
+                                          fd.to_bytes(4, sys.byteorder))])
+        finally:
+            os.close(fd)
 
     def track(self, path):
         """A private path, told before it exists: a kill between leaves nothing."""
@@ -412,6 +430,7 @@ class Reaper:
             pass
         os.close(self.w)
         os.close(self.poke)
+        self.pidfds.close()
         try:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
@@ -422,7 +441,7 @@ class _Told:
     """What the reaper was told so far."""
 
     def __init__(self):
-        self.paths, self.results, self.pid, self.done, self.buf = [], [], None, False, b""
+        self.paths, self.results, self.done, self.buf = [], [], False, b""
 
     def feed(self, b):
         self.buf += b
@@ -434,11 +453,6 @@ class _Told:
             elif kind == b"R":
                 dev, ino, path = arg.split(b" ", 2)
                 self.results.append((path, (int(dev), int(ino))))
-            elif kind == b"W":
-                try:
-                    self.pid = os.pidfd_open(int(arg))
-                except (OSError, ValueError):
-                    self.pid = None
             elif rec == b"K":  # the result is written: never remove it
                 self.results = []
             elif rec == b"D":
@@ -457,7 +471,25 @@ def _drain(r, told):
         told.feed(b)
 
 
-def _reaper_serve(r, poke):
+def _last_pidfd(sock):
+    """The newest toolcell pidfd sock holds (each run_toolcell sends one),
+    the older ones closed; None when none came."""
+    import _socket
+
+    last = None
+    while True:
+        try:
+            _, anc, _, _ = sock.recvmsg(1, _socket.CMSG_SPACE(4), _socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return last
+        for level, kind, data in anc:
+            if level == _socket.SOL_SOCKET and kind == _socket.SCM_RIGHTS and len(data) >= 4:
+                if last is not None:
+                    os.close(last)
+                last = int.from_bytes(data[:4], sys.byteorder)
+
+
+def _reaper_serve(r, poke, pidfds):
     import select
 
     told = _Told()
@@ -473,14 +505,15 @@ def _reaper_serve(r, poke):
             break
     if told.done:
         return
-    if told.pid is not None:  # toolcell's caller is gone: end it, and let it finish
+    toolcell = _last_pidfd(pidfds)
+    if toolcell is not None:  # toolcell's caller is gone: end it, and let it finish
         import _signal
 
         try:
-            _signal.pidfd_send_signal(told.pid, _signal.SIGTERM)
+            _signal.pidfd_send_signal(toolcell, _signal.SIGTERM)
         except OSError:
             pass  # it has ended already
-        select.select([told.pid], [], [], REAPER_WAIT)
+        select.select([toolcell], [], [], REAPER_WAIT)
     for p, ident in reversed(told.results):
         _remove_if(p, ident)
     for p in reversed(told.paths):
@@ -565,7 +598,7 @@ def run_toolcell(argv, fds, reaper):
     _child = pid
     try:
         try:
-            reaper.tell(b"W", str(pid).encode(), urgent=True)
+            reaper.track_toolcell(pid)
             os.write(go_w, b"g")
         finally:
             os.close(go_w)
