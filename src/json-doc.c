@@ -96,8 +96,37 @@ int tc_json_validate(const char *buf, size_t len, size_t max_bytes, enum tc_stag
 	return tc_json_parse(buf, len, max_bytes, stage, &s, NULL, err);
 }
 
+/* 1 with the first member of the root object whose key is none of keys in
+ * out, shown as tc_json_key_shown shows it; 0 when every key is one. */
+static int first_unknown(const struct tc_json_scan *s, const char *const *keys, size_t n,
+			 char out[TC_JSON_KEY_SHOWN_MAX + 4])
+{
+	for (size_t i = 0; i < s->n_m; i++) {
+		const struct tc_json_member *m = &s->m[i];
+		const char *key = s->keys + m->key_off;
+		size_t k = 0;
+
+		if (m->obj != 0)
+			continue;
+		while (k < n && (strlen(keys[k]) != m->key_len || memcmp(keys[k], key, m->key_len)))
+			k++;
+		if (k == n) {
+			tc_json_key_shown(key, m->key_len, out);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int tc_json_members(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
 		    const char *const *keys, size_t n, char **ret, struct tc_error *err)
+{
+	return tc_json_members_known(buf, len, max_bytes, stage, keys, n, ret, NULL, err);
+}
+
+int tc_json_members_known(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
+			  const char *const *keys, size_t n, char **ret,
+			  char unknown[TC_JSON_KEY_SHOWN_MAX + 4], struct tc_error *err)
 {
 	const char *what = tc_stage_name(stage);
 	_cleanup_scan_ struct tc_json_scan s = { 0 };
@@ -124,7 +153,7 @@ int tc_json_members(const char *buf, size_t len, size_t max_bytes, enum tc_stage
 			return tc_error_set(err, stage, ENOMEM, "%s: out of memory", what);
 		}
 	}
-	return 0;
+	return unknown ? first_unknown(&s, keys, n, unknown) : 0;
 }
 
 cJSON *tc_json_add(bool *failed, cJSON *obj, const char *key, cJSON *item)

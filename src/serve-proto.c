@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "base64.h"
+#include "json.h"
 #include "protocol.h"
 #include "serve.h"
 #include "util.h"
@@ -32,6 +33,14 @@ enum {
 static const char *const request_keys[R__MAX] = { "id",	    "kind",	   "source", "args",
 						  "argv",   "stdin",	   "name",   "timeout_s",
 						  "limits", "stdin_base64" };
+
+/* The kinds of request by name; a new kind adds its row here and its bit
+ * to each member it takes (check_members). */
+static const char *const kind_names[] = {
+	[TC_SERVE_CALL] = "call",
+	[TC_SERVE_EXEC] = "exec",
+	[TC_SERVE_STATS] = "stats",
+};
 
 /* A decoded JSON string value from its raw bytes (already valid JSON):
  * -EINVAL when it is no string or holds a NUL. */
@@ -133,30 +142,28 @@ static int parse_argv(const char *raw, struct tc_serve_request *r, struct tc_err
 
 static int parse_kind(const char *raw, struct tc_serve_request *r, struct tc_error *err)
 {
-	static const struct {
-		const char *raw;
-		enum tc_serve_kind kind;
-	} kinds[] = { { "\"call\"", TC_SERVE_CALL },
-		      { "\"exec\"", TC_SERVE_EXEC },
-		      { "\"stats\"", TC_SERVE_STATS } };
+	size_t n = raw ? strlen(raw) : 0;
 
-	for (size_t i = 0; raw && i < TC_ARRAY_SIZE(kinds); i++)
-		if (!strcmp(raw, kinds[i].raw)) {
-			r->kind = kinds[i].kind;
+	/* raw is a JSON value: a name needs no escape, so its text is it */
+	for (size_t i = 0; n > 2 && raw[0] == '"' && i < TC_ARRAY_SIZE(kind_names); i++)
+		if (strlen(kind_names[i]) == n - 2 && !memcmp(raw + 1, kind_names[i], n - 2)) {
+			r->kind = (enum tc_serve_kind)i;
 			return 0;
 		}
 	return tc_error_set(err, STAGE, EINVAL,
 			    "request: \"kind\" must be \"call\", \"exec\" or \"stats\"");
 }
 
-/* The members a kind allows; any other is a mistake worth naming. */
-static int check_members(char *const *m, enum tc_serve_kind kind, struct tc_error *err)
+/* The members a kind allows; any other (unknown: the first key that is no
+ * request member at all, or NULL) is a mistake worth naming. */
+static int check_members(char *const *m, enum tc_serve_kind kind, const char *unknown,
+			 struct tc_error *err)
 {
 	/* for each member, the kinds it belongs in */
 	enum {
 		CALL = 1u << TC_SERVE_CALL,
 		EXEC = 1u << TC_SERVE_EXEC,
-		ALL = 7
+		ALL = (1u << TC_ARRAY_SIZE(kind_names)) - 1
 	};
 	static const unsigned allowed[R__MAX] = {
 		[R_ID] = ALL,
@@ -170,15 +177,22 @@ static int check_members(char *const *m, enum tc_serve_kind kind, struct tc_erro
 		[R_LIMITS] = CALL | EXEC,
 		[R_STDIN64] = EXEC,
 	};
+	char names[256];
+	size_t used = 0;
 
+	for (size_t i = 0; unknown && i < R__MAX; i++)
+		if (allowed[i] & 1u << kind)
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+						 used ? ", " : "", request_keys[i]);
+	if (unknown)
+		return tc_error_set(err, STAGE, EINVAL,
+				    "request: unknown key \"%s\" (known for \"%s\": %s)", unknown,
+				    kind_names[kind], names);
 	for (size_t i = 0; i < R__MAX; i++)
 		if (m[i] && !(allowed[i] & 1u << kind))
 			return tc_error_set(err, STAGE, EINVAL,
 					    "request: \"%s\" does not belong in a \"%s\" request",
-					    request_keys[i],
-					    kind == TC_SERVE_CALL   ? "call"
-					    : kind == TC_SERVE_EXEC ? "exec"
-								    : "stats");
+					    request_keys[i], kind_names[kind]);
 	if (m[R_STDIN] && m[R_STDIN64])
 		return tc_error_set(err, STAGE, EINVAL,
 				    "request: \"stdin\" and \"stdin_base64\" are the same input: "
@@ -219,14 +233,14 @@ static int parse_stdin64(const char *raw, size_t request_max, struct tc_serve_re
 	return 0;
 }
 
-static int parse_members(char *const *m, size_t max_bytes, const uint64_t *ceiling,
-			 struct tc_serve_request *r, struct tc_error *err)
+static int parse_members(char *const *m, const char *unknown, size_t max_bytes,
+			 const uint64_t *ceiling, struct tc_serve_request *r, struct tc_error *err)
 {
 	size_t request_max = ceiling[TC_LIMIT_REQUEST];
 	int ret = parse_kind(m[R_KIND], r, err);
 
 	if (ret >= 0)
-		ret = check_members(m, r->kind, err);
+		ret = check_members(m, r->kind, unknown, err);
 	if (ret < 0 || r->kind == TC_SERVE_STATS)
 		return ret;
 	ret = decode_string(m[R_SOURCE], "source", request_max, &r->source, &r->source_len, err);
@@ -258,8 +272,8 @@ int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes,
 			   const uint64_t ceiling[TC_LIMIT__MAX], struct tc_serve_request *ret,
 			   struct tc_error *err)
 {
-	char *m[R__MAX] = { 0 };
-	int r;
+	char *m[R__MAX] = { 0 }, unknown[TC_JSON_KEY_SHOWN_MAX + 4];
+	int r, has_unknown;
 
 	*ret = (struct tc_serve_request){ .limit_ms = ceiling[TC_LIMIT_WALL]
 							      ? ceiling[TC_LIMIT_WALL]
@@ -267,9 +281,11 @@ int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes,
 	memcpy(ret->limit, ceiling, sizeof(ret->limit));
 	ret->limit[TC_LIMIT_WALL] = ret->limit_ms;
 	snprintf(ret->name, sizeof(ret->name), "tool.py");
-	r = tc_json_members(line, len, max_bytes, STAGE, request_keys, R__MAX, m, err);
-	if (r < 0)
-		return r;
+	has_unknown = tc_json_members_known(line, len, max_bytes, STAGE, request_keys, R__MAX, m,
+					    unknown, err);
+	if (has_unknown < 0)
+		return has_unknown;
+	r = 0;
 	/* the id comes back in every answer: a string or a number only */
 	if (m[R_ID] &&
 	    (m[R_ID][0] == '"' || m[R_ID][0] == '-' || (m[R_ID][0] >= '0' && m[R_ID][0] <= '9')))
@@ -278,7 +294,7 @@ int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes,
 		r = tc_error_set(err, STAGE, EINVAL,
 				 "request: \"id\" must be a string or a number");
 	if (r >= 0)
-		r = parse_members(m, max_bytes, ceiling, ret, err);
+		r = parse_members(m, has_unknown ? unknown : NULL, max_bytes, ceiling, ret, err);
 	for (size_t i = 0; i < R__MAX; i++)
 		free(m[i]);
 	return r;

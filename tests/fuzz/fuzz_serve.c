@@ -6,8 +6,9 @@
  * most TC_SERVE_ARGV_MAX arguments, a time limit within the ceiling, the
  * call's own limits ("limits", "timeout_s") never above the server's and
  * only those a call may set, a "stdin_base64" decoded within the request
- * limit, and an id that is itself one valid JSON value. The policy's "serve" section
- * parser gets the same bytes. */
+ * limit, an id that is itself one valid JSON value, and no member its
+ * kind does not take (README's table, written out again here). The
+ * policy's "serve" section parser gets the same bytes. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +21,35 @@
 #define FUZZ_REQUEST_MAX 4096
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every top-level key of an accepted line is one its kind takes. */
+static void check_keys(const uint8_t *data, size_t size, enum tc_serve_kind kind)
+{
+	static const char *const takes[][10] = {
+		[TC_SERVE_CALL] = { "id", "kind", "source", "args", "name", "timeout_s", "limits" },
+		[TC_SERVE_EXEC] = { "id", "kind", "source", "argv", "stdin", "stdin_base64", "name",
+				    "timeout_s", "limits" },
+		[TC_SERVE_STATS] = { "id", "kind" },
+	};
+	struct tc_json_scan s = { 0 };
+
+	if (tc_json_scan((const char *)data, size, 0, &s) != 0)
+		abort();
+	for (size_t i = 0; i < s.n_m; i++) {
+		const char *key = s.keys + s.m[i].key_off;
+		size_t k = 0;
+
+		if (s.m[i].obj != 0)
+			continue;
+		while (k < 10 && takes[kind][k] &&
+		       (strlen(takes[kind][k]) != s.m[i].key_len ||
+			memcmp(takes[kind][k], key, s.m[i].key_len)))
+			k++;
+		if (k == 10 || !takes[kind][k])
+			abort();
+	}
+	tc_json_scan_release(&s);
+}
 
 static void check_accepted(const struct tc_serve_request *r, const uint64_t *ceiling)
 {
@@ -73,8 +103,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (r < 0 && !err.message[0])
 		abort();
-	if (r == 0)
+	if (r == 0) {
 		check_accepted(&req, limits);
+		check_keys(data, size, req.kind);
+	}
 	tc_serve_request_release(&req);
 	{
 		char *copy = malloc(size + 1);

@@ -224,6 +224,28 @@ PY
 	[ "$(answer 4 data)" = "[1, 2]" ]
 }
 
+@test "a key the protocol does not define is refused, naming it and the keys its kind may have; nothing is built and the connection goes on" {
+	start
+	echo 'def run(a): return a' >"$TC_TMP/echo.py"
+	# a misspelt limit would otherwise run the call without it
+	ask "$(req 1 call "$TC_TMP/echo.py" '"x"' '{"timeout": 1}')" \
+		'{"id": "s", "kind": "stats", "verbose": true}' \
+		"$(req 2 exec "$TC_TMP/echo.py" '' '{"env": {"A": "1"}, "argv": []}')" \
+		"$(req 3 call "$TC_TMP/echo.py" '"after"')"
+	# answered at once, in the order sent, before the call's answer
+	head -3 "$TC_TMP/out" >"$TC_TMP/refused"
+	diff - "$TC_TMP/refused" <<'EOF'
+{"id":1,"ok":false,"error":{"type":"BadRequest","message":"request: unknown key \"timeout\" (known for \"call\": id, kind, source, args, name, timeout_s, limits)","source":"toolcell"}}
+{"id":"s","ok":false,"error":{"type":"BadRequest","message":"request: unknown key \"verbose\" (known for \"stats\": id, kind)","source":"toolcell"}}
+{"id":2,"ok":false,"error":{"type":"BadRequest","message":"request: unknown key \"env\" (known for \"exec\": id, kind, source, argv, stdin, name, timeout_s, limits, stdin_base64)","source":"toolcell"}}
+EOF
+	[ "$(answer 3 data)" = after ]
+	ask '{"id": 4, "kind": "stats"}'
+	[ "$(answer 4 calls.bad_request)" = 3 ]
+	[ "$(answer 4 calls.ok)" = 1 ]
+	[ "$(answer 4 dispatch_ms.n)" = 1 ]
+}
+
 @test "a line over the request limit is refused before anything is built; the next line is served" {
 	start
 	echo 'def run(a): return "after"' >"$TC_TMP/after.py"
