@@ -116,6 +116,31 @@ gone() {
 	return 1
 }
 
+# ppid PID: its parent's pid
+ppid() {
+	sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f2
+}
+
+# runner_of PID: the entry's runner (the server's child) above PID
+runner_of() {
+	local p=$1
+	for _ in $(seq 8); do
+		[ "$(ppid "$p")" = "$SERVER" ] && break
+		p=$(ppid "$p")
+	done
+	[ "$(ppid "$p")" = "$SERVER" ] && echo "$p"
+}
+
+# alive PID: true while it runs (a zombie has ended)
+alive() {
+	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" != Z ] && [ -d "/proc/$1" ]
+}
+
+# nice_of PID: its nice value (nothing when it is gone)
+nice_of() {
+	sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f17
+}
+
 # a tool that starts a python sleeping under the marker MARK (its argv)
 sleeper_tool() {
 	cat >"$TC_TMP/sleeper.py" <<'PY'
@@ -351,9 +376,11 @@ PY
 	start
 	mark="serve-orphan-$$-$RANDOM"
 	# the child burns 0.3 s of CPU with its stdio closed, tells the tool,
-	# and goes on burning: the tool's output is over, its sandbox is not
+	# and goes on burning; the tool exits at our SIGUSR1: its output is
+	# over, its sandbox is not
 	cat >"$TC_TMP/orphan.py" <<'PY'
-import os, sys, time
+import os, signal, sys, time
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
 r, w = os.pipe()
 if os.fork() == 0:
     null = os.open("/dev/null", os.O_RDWR)
@@ -366,9 +393,29 @@ if os.fork() == 0:
     os.execv("/usr/bin/python3", ["python3", "-c", "while True: pass", sys.argv[1]])
 os.close(w)
 os.read(r, 1)
+signal.sigwait({signal.SIGUSR1})
 print("left")
 PY
-	ask "$(req 1 exec "$TC_TMP/orphan.py" '' "{\"argv\": [\"$mark\"]}")"
+	req 1 exec "$TC_TMP/orphan.py" '' "{\"argv\": [\"$mark\"]}" >"$TC_TMP/req"
+	timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/req" >"$TC_TMP/out" &
+	client=$!
+	for _ in $(seq 300); do pgrep -f "$mark" >/dev/null && break; sleep 0.1; done
+	child=$(pgrep -f "$mark")
+	tool=$(ppid "$child")
+	# the entry's runner (the server's child) counts the child's CPU once
+	# the tool has exited: stopped, it cannot before we let it go on
+	runner=$(runner_of "$tool")
+	kill -STOP "$runner"
+	kill -USR1 "$tool"
+	gone "$tool"
+	# the init waits for the runner: its exit would take the child with it
+	# (and the child's CPU, never reaped into the init's figures)
+	for _ in $(seq 20); do
+		alive "$child"
+		sleep 0.1
+	done
+	kill -CONT "$runner"
+	wait "$client"
 	[ "$(answer 1 stdout)" = left ]
 	[ "$(answer 1 exit_code)" = 0 ]
 	# counted from /proc in clock ticks before the kill: 10 ms a process
@@ -398,6 +445,68 @@ PY
 	ask "$(req 1 call "$TC_TMP/prio.py")" "$(req 2 call "$TC_TMP/prio.py")"
 	[ "$(answer 1 data)" = 0 ]
 	[ "$(answer 2 data)" = 0 ]
+}
+
+@test "a call that waits for an entry still warming makes it warm at the server's priority from then on" {
+	# one entry runs a held call; its refill warms (at nice 19 where the
+	# server may set it back, CAP_SYS_NICE) and is stopped before ready
+	start --pool 1 --max-sandboxes 2
+	low=19
+	[ "$(id -u)" = 0 ] || low=0 # without it entries warm at ours
+	echo 'def run(args): __import__("time").sleep(300)' >"$TC_TMP/hold.py"
+	echo 'def run(args): return "waited"' >"$TC_TMP/w.py"
+	# the server's next new child (the refill's runner), stopped once it
+	# has taken its warm-up priority
+	"$PY" -I -c '
+import os, signal, sys, time
+server, low = sys.argv[1], sys.argv[2]
+kids = lambda: set(open(f"/proc/{server}/task/{server}/children").read().split())
+nice = lambda p: open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[16]
+old = kids()
+for _ in range(60000):
+    new = kids() - old
+    if new:
+        p = new.pop()
+        for _ in range(1000):
+            if nice(p) == low:
+                break
+            time.sleep(0.001)
+        os.kill(int(p), signal.SIGSTOP)
+        print(p)
+        sys.exit(0)
+    time.sleep(0.001)
+sys.exit(1)' "$SERVER" "$low" >"$TC_TMP/runner" &
+	catcher=$!
+	req 1 call "$TC_TMP/hold.py" >"$TC_TMP/req1"
+	timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/req1" >/dev/null &
+	held=$!
+	wait "$catcher"
+	runner=$(cat "$TC_TMP/runner")
+	[ "$(nice_of "$runner")" = "$low" ]
+	ask '{"id": 9, "kind": "stats"}'
+	[ "$(answer 9 pools.0.starting)" = 1 ]
+	[ "$(answer 9 pools.0.busy)" = 1 ]
+	# a call comes and finds no ready entry (and no room for another): it
+	# waits for the one warming, which goes on at our priority
+	req 2 call "$TC_TMP/w.py" >"$TC_TMP/req2"
+	timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/req2" >"$TC_TMP/out2" &
+	waiter=$!
+	for _ in $(seq 300); do
+		ask '{"id": 9, "kind": "stats"}'
+		[ "$(answer 9 queue)" = 1 ] && break
+		sleep 0.1
+	done
+	[ "$(answer 9 queue)" = 1 ]
+	[ "$(nice_of "$runner")" = 0 ]
+	# and so does what of its sandbox runs already
+	for p in $(descendants "$runner"); do
+		[ "$(nice_of "$p")" = 0 ] || [ -z "$(nice_of "$p")" ]
+	done
+	kill -CONT "$runner"
+	wait "$waiter"
+	[ "$(jget data <"$TC_TMP/out2")" = waited ]
+	[ "$(jget record.pool.warm <"$TC_TMP/out2")" = false ]
+	kill "$held"
 }
 
 @test "an idle entry's runner sleeps until its call: no samples, no clock" {
