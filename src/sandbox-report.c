@@ -203,6 +203,7 @@ void tc_sandbox_fill(const struct tc_sandbox *sb, const struct rusage *ru, int i
 	const struct tc_supervisor *s = sb->s;
 	uint64_t maxrss = (uint64_t)ru->ru_maxrss * 1024;
 	uint64_t mem_peak = s->rss_peak > maxrss ? s->rss_peak : maxrss;
+	uint64_t total;
 
 	/* RLIMIT_CPU counts from the tool's start, warm-up included */
 	classify(sb, ms_of(&ru->ru_utime) + ms_of(&ru->ru_stime), mem_peak, init_signal, cs, o);
@@ -219,9 +220,15 @@ void tc_sandbox_fill(const struct tc_sandbox *sb, const struct rusage *ru, int i
 	o->cgroup = NULL;
 	if (cs)
 		fill_cgroup(sb, cs, o);
-	/* a warm sandbox's call: only what came after tc_sandbox_begin */
+	/* a warm sandbox's call: only what came after tc_sandbox_begin. The
+	 * total is exact; the split before and after may differ by a clock
+	 * tick (tc_supervise_cpu), so a figure that would go below zero never
+	 * adds to the other's */
+	total = minus(o->cpu_user_ms + o->cpu_system_ms, sb->cpu_base_ms[0] + sb->cpu_base_ms[1]);
 	o->cpu_user_ms = minus(o->cpu_user_ms, sb->cpu_base_ms[0]);
-	o->cpu_system_ms = minus(o->cpu_system_ms, sb->cpu_base_ms[1]);
+	if (o->cpu_user_ms > total)
+		o->cpu_user_ms = total;
+	o->cpu_system_ms = total - o->cpu_user_ms;
 	o->host_uid = sb->ids.tool_host_uid;
 	o->host_gid = sb->ids.tool_host_gid;
 	o->tool_uid = TC_TOOL_UID;

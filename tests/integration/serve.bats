@@ -372,6 +372,29 @@ PY
 	[ "$(answer 2 exit_code)" = null ]
 }
 
+@test "a call's CPU counts from dispatch to the ms: the warm-up's is left out exactly, not to a clock tick" {
+	start
+	# the warm-up's CPU (~20 ms a process) read in whole clock ticks was up
+	# to 10 ms short a figure, and the call's that much long
+	cat >"$TC_TMP/burn40.py" <<'PY'
+import time
+t = time.process_time()
+while time.process_time() - t < 0.04:
+    pass
+print(round((time.process_time() - t) * 1000))
+PY
+	local lines=() i used cpu
+	for i in 1 2 3 4 5 6; do lines+=("$(req "$i" exec "$TC_TMP/burn40.py")"); done
+	ask "${lines[@]}"
+	for i in 1 2 3 4 5 6; do
+		used=$(answer "$i" stdout)
+		cpu=$(($(answer "$i" record.cpu_user_ms) + $(answer "$i" record.cpu_system_ms)))
+		echo "call $i: the tool counted $used ms, the record $cpu" >&3
+		[ "$cpu" -ge $((used - 2)) ]
+		[ "$cpu" -le $((used + 8)) ]
+	done
+}
+
 @test "a child left running by the tool: the answer waits for the sandbox's end, counts its CPU, leaves nothing" {
 	start
 	mark="serve-orphan-$$-$RANDOM"
