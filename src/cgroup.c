@@ -1,6 +1,6 @@
-/* cgroup v2 limits (see cgroup.h). Runs in the parent: before clone (find,
- * create) and after the sandbox ended (kill, stats, remove). Every path is
- * reached through the parent's directory fd, never rebuilt from strings. */
+/* cgroup v2 limits (see cgroup.h). Runs in the parent: before clone (find, create), at a
+ * warm call's begin (a new leaf) and after the sandbox ended (kill, stats, remove). Every
+ * path is reached through the parent's directory fd, never rebuilt from strings. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -51,7 +51,7 @@ static const char *const controllers[] = { "memory", "pids", "cpu" };
 void tc_cgroup_init(struct tc_cgroup *cg)
 {
 	memset(cg, 0, sizeof(*cg));
-	cg->parent_fd = cg->leaf_fd = cg->pids_fd = cg->peak_fd = -1;
+	cg->parent_fd = cg->leaf_fd = cg->pids_fd = -1;
 }
 
 const char *tc_cgroup_how_to_delegate(void)
@@ -61,8 +61,7 @@ const char *tc_cgroup_how_to_delegate(void)
 	       "cgroup_parent is its subtree), or run toolcell in a systemd unit or scope with "
 	       "Delegate=yes (systemd 254 and later: with DelegateSubgroup=, so toolcell's own "
 	       "cgroup is a child of the delegated one), or make a cgroup whose parent enables "
-	       "memory, pids and "
-	       "cpu in cgroup.subtree_control, chown it and its cgroup.procs, "
+	       "memory, pids and cpu in cgroup.subtree_control, chown it and its cgroup.procs, "
 	       "cgroup.subtree_control and cgroup.threads to the calling user, and pass it "
 	       "with --cgroup-parent";
 }
@@ -521,35 +520,13 @@ int tc_cgroup_enter_subgroup(const char *name, char *where, size_t n, char *why,
 	return 1;
 }
 
-int tc_cgroup_begin(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err)
-{
-	char v[64];
-	int r;
-
-	if (cg->leaf_fd < 0)
-		return 0;
-	snprintf(v, sizeof(v), "%" PRIu64, limit[TC_LIMIT_MEMORY]);
-	r = set_limit(cg, "memory.max", v, err);
-	snprintf(v, sizeof(v), "%" PRIu64, limit[TC_LIMIT_PIDS] + 1);
-	if (r >= 0)
-		r = set_limit(cg, "pids.max", v, err);
-	/* Linux 6.12+: a write resets the peak, as read through this fd */
-	tc_closep(&cg->peak_fd);
-	cg->peak_fd = openat(cg->leaf_fd, "memory.peak", O_RDWR | O_CLOEXEC);
-	if (cg->peak_fd >= 0 && write(cg->peak_fd, "reset", 5) != 5)
-		tc_closep(&cg->peak_fd);
-	return r;
-}
-
-int tc_cgroup_create(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err)
+/* mkdir a new leaf under the parent, lock it, write limit[] into it and
+ * open its pids.current; on failure nothing is left. */
+static int make_leaf(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err)
 {
 	static unsigned counter;
-	int r;
+	int r = 0;
 
-	r = enable_controllers(cg, err);
-	if (r < 0)
-		return r;
-	remove_stale(cg->parent_fd);
 	for (int tries = 0;; tries++) {
 		snprintf(cg->name, sizeof(cg->name), LEAF_PREFIX "%d-%u", (int)getpid(), counter++);
 		if (mkdirat(cg->parent_fd, cg->name, 0755) == 0)
@@ -576,6 +553,59 @@ int tc_cgroup_create(struct tc_cgroup *cg, const uint64_t *limit, struct tc_erro
 		cg->name[0] = '\0';
 	}
 	return r;
+}
+
+int tc_cgroup_create(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err)
+{
+	int r = enable_controllers(cg, err);
+
+	if (r < 0)
+		return r;
+	remove_stale(cg->parent_fd);
+	return make_leaf(cg, limit, err);
+}
+
+/* Every process of the leaf at from into the leaf at to (cgroup.procs
+ * takes one pid a write, with all its threads); a second pass for one
+ * that forked meanwhile. 0 once from is empty, or -errno. */
+static int move_procs(int from, int to)
+{
+	char buf[FILE_MAX], *save = NULL;
+
+	for (int pass = 0; pass < 4; pass++) {
+		ssize_t n = read_at(from, "cgroup.procs", buf, sizeof(buf));
+		if (n <= 0)
+			return (int)n;
+		for (char *p = strtok_r(buf, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+			int r = write_at(to, "cgroup.procs", p);
+			if (r < 0 && r != -ESRCH) /* ESRCH: it exited */
+				return r;
+		}
+	}
+	return -EBUSY;
+}
+
+int tc_cgroup_begin(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err)
+{
+	struct tc_cgroup warm = *cg; /* its fds and names; the parent's fd is shared */
+	int r;
+
+	if (cg->leaf_fd < 0)
+		return 0;
+	cg->leaf_fd = cg->pids_fd = -1;
+	r = make_leaf(cg, limit, err);
+	if (r < 0) {
+		*cg = warm;
+		return r;
+	}
+	/* the sandbox is idle, blocked reading its call: nothing forks now */
+	r = move_procs(warm.leaf_fd, cg->leaf_fd);
+	if (r < 0)
+		tc_cgroup_kill(cg);
+	/* the warm leaf goes; its charges stay with it, counted in the parent */
+	tc_cgroup_finish(&warm, NULL);
+	return r < 0 ? tc_error_errno(err, STAGE, -r, "cannot move the sandbox into %s", cg->leaf)
+		     : 0;
 }
 
 void tc_cgroup_kill(const struct tc_cgroup *cg)
@@ -612,15 +642,7 @@ void tc_cgroup_read_stats(const struct tc_cgroup *cg, struct tc_cgroup_stats *re
 	memset(ret, 0, sizeof(*ret));
 	if (cg->leaf_fd < 0)
 		return;
-	if (cg->peak_fd >= 0) {
-		char v[64];
-		ssize_t n = pread(cg->peak_fd, v, sizeof(v) - 1, 0);
-
-		v[n > 0 ? n : 0] = '\0';
-		ret->memory_peak_known = sscanf(v, "%" SCNu64, &ret->memory_peak) == 1;
-	} else {
-		ret->memory_peak_known = read_number(cg->leaf_fd, "memory.peak", &ret->memory_peak);
-	}
+	ret->memory_peak_known = read_number(cg->leaf_fd, "memory.peak", &ret->memory_peak);
 	ret->pids_peak_known = read_number(cg->leaf_fd, "pids.peak", &ret->pids_peak);
 	if (read_at(cg->leaf_fd, "memory.events", buf, sizeof(buf)) > 0)
 		ret->oom_known = key_value(buf, "oom_kill", &ret->oom_kills);
@@ -666,7 +688,6 @@ int tc_cgroup_finish(struct tc_cgroup *cg, struct tc_cgroup_stats *stats)
 		nanosleep(&ts, NULL);
 	}
 	tc_closep(&cg->pids_fd);
-	tc_closep(&cg->peak_fd);
 	tc_closep(&cg->leaf_fd);
 	return r;
 }
@@ -674,7 +695,6 @@ int tc_cgroup_finish(struct tc_cgroup *cg, struct tc_cgroup_stats *stats)
 void tc_cgroup_release(struct tc_cgroup *cg)
 {
 	tc_closep(&cg->pids_fd);
-	tc_closep(&cg->peak_fd);
 	tc_closep(&cg->leaf_fd);
 	tc_closep(&cg->parent_fd);
 }

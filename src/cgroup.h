@@ -8,7 +8,8 @@
  * cgroup.subtree_control once, under a lock on P, if they are not already,
  * and makes one leaf per run, P/toolcell-run-PID-N, locked (flock on the
  * leaf's directory) while its toolcell lives. The sandbox is born in the
- * leaf (CLONE_INTO_CGROUP). After the run: cgroup.kill, the figures, rmdir.
+ * leaf (CLONE_INTO_CGROUP); a warm one moves to a new leaf when its call
+ * begins. After the run: cgroup.kill, the figures, rmdir.
  * Leaves a killed toolcell left are removed by the next one, once empty and
  * unlocked. toolcell never writes the root of a hierarchy, and finds "no
  * usable subtree" on a v1/v2 hybrid without writing anything. */
@@ -27,7 +28,6 @@ struct tc_cgroup {
 	int parent_fd; /* the delegated parent, O_DIRECTORY; -1 when none */
 	int leaf_fd;   /* this run's leaf, O_DIRECTORY, flock'ed; -1 */
 	int pids_fd;   /* the leaf's pids.current, for the supervisor's samples */
-	int peak_fd;   /* the leaf's memory.peak, reset at the call's begin; -1 */
 	char parent[TC_PATH_MAX];
 	char leaf[TC_PATH_MAX];	     /* the leaf's full path, for the record */
 	char name[64];		     /* the leaf's name in parent */
@@ -65,10 +65,16 @@ const char *tc_cgroup_how_to_delegate(void);
  * for the sandbox's init) and cpu.max from limit[]. */
 int tc_cgroup_create(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err);
 
-/* A warm sandbox's call begins (tc_sandbox_begin): memory.max and
- * pids.max written again from limit[] (a call's own may be lower than the
- * warm-up's), and memory.peak reset where the kernel can (Linux 6.12+;
- * before, the peak read at the end includes the warm-up). */
+/* A warm sandbox's call begins (tc_sandbox_begin): a new leaf beside the
+ * warm one, with limit[] (the call's own may be lower than the warm-up's),
+ * takes the sandbox's processes, and the warm leaf is removed. cgroup v2
+ * leaves a process's memory charges where they were made (the removed leaf
+ * keeps them, counted in the parent), so the new leaf's memory.max, memory.peak
+ * and memory.events, and its cpu.stat, count the call alone, on every
+ * kernel; its pids.current counts the processes moved. The sandbox must be
+ * idle (blocked on a read): a process forked during the move could stay
+ * behind. -errno when the leaf could not be made or the processes moved
+ * (err says why; tc_sandbox_begin then kills the sandbox). */
 int tc_cgroup_begin(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err);
 
 /* `toolcell serve` under systemd (Delegate=yes): move this process into

@@ -34,7 +34,8 @@ struct tc_sandbox {
 	 * clone, so the child's copy of our address space stays small */
 	struct tc_supervisor *s;
 	bool begun, finished;
-	uint64_t cpu_base_ms[2]; /* the sandbox's CPU (user, system) at tc_sandbox_begin */
+	uint64_t cpu_base_ms[2];	 /* the sandbox's CPU (user, system) at tc_sandbox_begin */
+	uint64_t call_memory, call_pids; /* tc_sandbox_call_limits's (0: the spec's) */
 };
 
 /* Fill o from what the supervisor saw: status (outcome.c), figures, limits
@@ -47,6 +48,11 @@ void tc_sandbox_fill(const struct tc_sandbox *sb, const struct rusage *ru, int i
 /* A run that ended early (supervise.h): the init's rusage as it sent it
  * with the tool's exit, into ru. */
 void tc_sandbox_early_rusage(const struct tc_supervisor *s, struct rusage *ru);
+
+/* A warm sandbox's call begins with a cgroup leaf: a new leaf of its own
+ * with the call's limits (sandbox-call.c); failed, the sandbox is killed
+ * and setup_err says why. */
+void tc_sandbox_cgroup_begin(struct tc_sandbox *sb);
 
 /* toolcell's own CPU (getrusage RUSAGE_SELF) into out. */
 void tc_sandbox_own_cpu(struct tc_outcome *out);

@@ -470,6 +470,9 @@ int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_
 	if (sb->begun)
 		return -EALREADY;
 	sb->begun = true;
+	/* before the CPU base: a new leaf's cpu.stat counts from zero */
+	if (sb->spec->warm && s->cgroup)
+		tc_sandbox_cgroup_begin(sb);
 	/* the figures count the call alone: what the sandbox used until now */
 	if (s->cgroup) {
 		struct tc_cgroup_stats cs;
@@ -483,8 +486,6 @@ int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_
 		sb->cpu_base_ms[0] = sb->cpu_base_ms[1] = 0;
 	}
 	if (sb->spec->warm) {
-		if (s->cgroup) /* the call's own limits and memory.peak; failed: kill it */
-			ret = tc_cgroup_begin(&sb->cg, sb->spec->cfg->limit, NULL);
 		/* the init's backstop starts now too (child.h) */
 		siginfo_t si = { .si_signo = TC_SIG_BEGIN(), .si_code = SI_QUEUE };
 

@@ -67,6 +67,13 @@ struct entry {
 	 * dispatch (serve-pool.c) */
 	pid_t warm_pids[4];
 	bool hurried; /* warming at our priority: a call waits for it */
+	bool leaf;    /* its sandbox has a cgroup leaf: memory is the leaf's */
+};
+
+/* What a runner reads at dispatch, ahead of the call's frame: the limits
+ * its cgroup leaf takes for the call (tc_sandbox_call_limits). */
+struct serve_begin {
+	uint64_t memory, pids;
 };
 
 struct serve_stats {

@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cgroup.h"
 #include "json.h"
 #include "serve-internal.h"
 #include "toolcell/sandbox.h"
@@ -91,9 +92,14 @@ static void runner_supervise(struct tc_sandbox *sb)
 		if (poll(p, TC_ARRAY_SIZE(p), tc_poll_timeout(tc_sandbox_deadline(sb))) < 0 &&
 		    errno != EINTR)
 			return; /* finish kills it and says why */
-		/* before the frame is relayed: the call starts now */
+		/* before the frame is relayed: the call starts now, under the
+		 * limits the server sent ahead of it */
 		if (!begun && p[TC_SANDBOX_POLLFDS].revents) {
+			struct serve_begin b;
+
 			begun = true;
+			if (tc_read_full(0, &b, sizeof(b)) == (ssize_t)sizeof(b))
+				tc_sandbox_call_limits(sb, b.memory, b.pids);
 			/* it fails only when the init is gone: the run ends anyway */
 			(void)tc_sandbox_begin(sb, NULL, 0);
 		}
@@ -174,6 +180,20 @@ static void entry_free(struct entry *e)
 
 static unsigned waiting(const struct server *s, uid_t uid);
 
+/* Whether a sandbox started now gets a cgroup leaf (its start finds the
+ * same parent): reads only. */
+static bool leaf_ahead(const struct server *s)
+{
+	const struct tc_config *cfg = s->setup->cfg;
+	struct tc_error err;
+	struct tc_cgroup cg;
+	bool leaf =
+		tc_cgroup_find(cfg->cgroup_parent, cfg->cgroup_parent_from_caller, &cg, &err) > 0;
+
+	tc_cgroup_release(&cg);
+	return leaf;
+}
+
 /* A new entry; low: it warms up at TC_SERVE_WARM_NICE (no call waits for it). */
 static int spawn(struct server *s, uid_t uid)
 {
@@ -211,6 +231,7 @@ static int spawn(struct server *s, uid_t uid)
 			       : e->status,
 		      F_SETFL, O_NONBLOCK);
 	e->uid = uid;
+	e->leaf = leaf_ahead(s);
 	e->hurried = !low;
 	e->setup = s->setup;
 	e->state = ENTRY_STARTING;
@@ -281,8 +302,9 @@ void tc_serve_pool_fill(struct server *s)
 
 /* The call's own rlimits, which the harness lowers for the tool's
  * interpreter before the tool's code runs (an entry's own were set when
- * it started, with the policy's values). */
-static void frame_rlimits(cJSON *meta, const struct tc_serve_request *r)
+ * it started, with the policy's values). In a cgroup leaf memory is the
+ * leaf's, as in a one-shot run: no RLIMIT_AS. */
+static void frame_rlimits(cJSON *meta, const struct tc_serve_request *r, bool leaf)
 {
 	static const struct {
 		enum tc_limit_id id;
@@ -294,11 +316,11 @@ static void frame_rlimits(cJSON *meta, const struct tc_serve_request *r)
 	cJSON *o = cJSON_AddObjectToObject(meta, "rlimits");
 
 	for (size_t i = 0; o && i < TC_ARRAY_SIZE(rl); i++)
-		if (r->asked[rl[i].id])
+		if (r->asked[rl[i].id] && !(leaf && rl[i].id == TC_LIMIT_MEMORY))
 			cJSON_AddNumberToObject(o, rl[i].name, (double)r->limit[rl[i].id]);
 }
 
-static int frame_build(struct call *c, struct tc_buf *f)
+static int frame_build(struct call *c, bool leaf, struct tc_buf *f)
 {
 	static const char *const kinds[] = {
 		[TC_SERVE_CALL] = "call", [TC_SERVE_EXEC] = "exec", [TC_SERVE_STATS] = "none"
@@ -310,7 +332,7 @@ static int frame_build(struct call *c, struct tc_buf *f)
 	cJSON_AddStringToObject(meta, "name", c->req.name);
 	for (size_t i = 0; argv && i < c->req.argc; i++)
 		cJSON_AddItemToArray(argv, cJSON_CreateString(c->req.argv[i]));
-	frame_rlimits(meta, &c->req);
+	frame_rlimits(meta, &c->req, leaf);
 	m = tc_json_print(meta, false);
 	cJSON_Delete(meta);
 	if (!m)
@@ -355,6 +377,8 @@ static void record_latency(struct server *s, uint64_t us)
 
 static void dispatch(struct server *s, struct call *c, struct entry *e)
 {
+	struct serve_begin b = { c->req.limit[TC_LIMIT_MEMORY],
+				 s->setup->cfg->limit[TC_LIMIT_PIDS] };
 	uint64_t now = tc_now_ns();
 
 	tc_serve_prio_restore(e); /* before the frame: it wakes the entry up */
@@ -364,7 +388,7 @@ static void dispatch(struct server *s, struct call *c, struct entry *e)
 	c->deadline_ns = now + c->req.limit_ms * 1000000ull;
 	tc_buf_release(&e->out);
 	tc_buf_release(&e->errb);
-	if (frame_build(c, &e->frame) < 0) {
+	if (tc_buf_add(&e->frame, &b, sizeof(b)) < 0 || frame_build(c, e->leaf, &e->frame) < 0) {
 		kill(e->pid, SIGTERM);
 		e->state = ENTRY_ENDING;
 		return;

@@ -107,6 +107,13 @@ int tc_sandbox_start(const struct tc_sandbox_spec *spec, struct tc_sandbox **ret
  * sandbox; 0 or -errno (the init could not be told: kill it). */
 int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_len);
 
+/* A warm sandbox's call may run under lower memory and pids limits than
+ * the spec's (each at most the spec's): with a cgroup leaf,
+ * tc_sandbox_begin writes these into the call's leaf. Call before
+ * tc_sandbox_begin; without a leaf it changes nothing (a server lowers
+ * the rlimits inside). */
+void tc_sandbox_call_limits(struct tc_sandbox *sb, uint64_t memory, uint64_t pids);
+
 /* TC_IO_PIPES: the tool's stdin write end and stdout, stderr read ends
  * (O_CLOEXEC, blocking), now the caller's to close; -1 once taken. */
 void tc_sandbox_take_stdio(struct tc_sandbox *sb, int ret_fds[3]);

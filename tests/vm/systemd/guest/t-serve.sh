@@ -133,7 +133,7 @@ assert_key "$TC_W/r1" record.limits.memory.value 67108864
 leaf=$(jget "$TC_W/r1" record.isolation.cgroup)
 assert_match "$leaf" "$svc/toolcell-run-*" "the call's leaf"
 assert_eq "$([ -d "$leaf" ] && echo present || echo gone)" gone "the call's leaf after the answer"
-info "serve call: leaf $leaf, memory_peak_bytes $(jget "$TC_W/r1" record.memory_peak_bytes) (includes the warm-up where memory.peak cannot be reset)"
+info "serve call: leaf $leaf, memory_peak_bytes $(jget "$TC_W/r1" record.memory_peak_bytes) (the call's own leaf, from its dispatch)"
 
 # over the memory limit: memory_limit from memory.events, the peak reported
 ask "$(request exec "$MEMORY_BOMB")"

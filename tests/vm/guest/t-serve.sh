@@ -1,0 +1,180 @@
+#!/bin/sh
+# cgroup v2 through `toolcell serve`: a call moves, at its dispatch, from
+# its entry's warm leaf into a leaf of its own (the warm one removed), so
+# the call's limits and figures count from dispatch: a call that allocates
+# nothing reports a memory.peak well below what the warm-up took; a call's
+# own limits.memory, lower than the policy's, is the new leaf's memory.max
+# (the bomb ends memory_limit by the kernel's OOM killer, at that limit); the
+# policy's pids limit holds in the new leaf; no leaf is left after a call or
+# after the drain; and after SIGKILL of the server no sandbox process stays,
+# and the next run removes the leaves it could not.
+# shellcheck source=tests/vm/guest/lib.sh
+. "${0%/*}/lib.sh"
+
+sock=$TC_W/s.sock
+pol=$TC_W/serve.json
+mib=$((1024 * 1024))
+
+# the default policy with a small memory and pids limit (quick bombs under
+# emulation) and this user's delegated parent
+tc_python -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+p["limits"].update(memory="96M", pids=16)
+p["cgroup_parent"] = sys.argv[2]
+json.dump(p, open(sys.argv[3], "w"))' "${TOOLCELL%/*}/policies/default.json" "$TC_CGROUP_PARENT" "$pol"
+
+# ask LINE: one request line to the server, its answer in $TC_W/answer
+# shellcheck disable=SC2016 # python's text
+ask() {
+	printf '%s\n' "$1" | tc_python -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(sys.stdin.buffer.read())
+buf = b""
+while not buf.endswith(b"\n"):
+    c = s.recv(1 << 20)
+    if not c:
+        break
+    buf += c
+sys.stdout.buffer.write(buf)' "$sock" >"$TC_W/answer"
+}
+
+# request SOURCE [LIMITS-JSON]: an exec request line (id 1)
+request() {
+	tc_python -c 'import json, sys
+d = {"id": 1, "kind": "exec", "source": sys.argv[1]}
+if len(sys.argv) > 2:
+    d["limits"] = json.loads(sys.argv[2])
+print(json.dumps(d))' "$@"
+}
+
+# ready_one: true once the stats show one ready entry (within 240 s)
+ready_one() {
+	i=0
+	while [ $i -lt 480 ]; do
+		ask '{"id":0,"kind":"stats"}' && [ "$(jget "$TC_W/answer" pools.0.ready)" = 1 ] &&
+			return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	return 1
+}
+
+start_server() {
+	echo "\$ $TOOLCELL serve --socket $sock --pool 1 --policy $pol &"
+	"$TOOLCELL" serve --socket "$sock" --pool 1 --policy "$pol" 2>>"$TC_W/serve.err" &
+	server=$!
+	ready_one
+	assert_eq "$?" 0 "one entry ready"
+}
+
+# gone LEAF: "gone" once LEAF is no directory
+gone() {
+	[ -d "$1" ] && echo present || echo gone
+}
+
+# served SOURCE [LIMITS-JSON]: one call on the ready entry, whose warm leaf
+# (the only leaf) is noted first; the answer in $TC_W/NAME
+served() {
+	name=$1
+	shift
+	warm_leaf=$(leaves)
+	warm_peak=$(cat "$warm_leaf/memory.peak" 2>/dev/null || echo 0)
+	echo "warm leaf $warm_leaf, its memory.peak $warm_peak"
+	ask "$(request "$@")"
+	cp "$TC_W/answer" "$TC_W/$name"
+	sed -n '1,20s/^/  answer| /p' "$TC_W/$name" | cut -c 1-400
+	leaf=$(jget "$TC_W/$name" record.isolation.cgroup)
+	assert_match "$leaf" "*${TC_CGROUP_PARENT#/sys/fs/cgroup}/toolcell-run-*" "$name: its leaf"
+	assert_eq "$([ "${leaf##*/}" != "${warm_leaf##*/}" ] && echo own)" own \
+		"$name: a leaf other than the warm one (${warm_leaf##*/})"
+	assert_eq "$(gone "$warm_leaf")" gone "$name: the warm leaf after the answer"
+	assert_eq "$(gone "$TC_CGROUP_PARENT/${leaf##*/}")" gone "$name: its leaf after the answer"
+	assert_key "$TC_W/$name" record.limits.memory.enforced_by cgroup2
+	assert_key "$TC_W/$name" record.limits.pids.enforced_by cgroup2
+	ready_one
+}
+
+assert_no_leaves
+rm -f "$TC_W/serve.err"
+start_server
+
+# a call that allocates nothing: its peak is its own, well below the warm-up's
+served idle 'print(6 * 7)'
+assert_eq "$(jget "$TC_W/idle" stdout)" '42\n' "idle: stdout"
+assert_key "$TC_W/idle" record.status ok
+idle_peak=$(jget "$TC_W/idle" record.memory_peak_bytes)
+assert_ge "$warm_peak" $((2 * mib)) "the warm-up's memory.peak"
+assert_le "$idle_peak" $((warm_peak / 2)) "idle: memory_peak_bytes (half the warm-up's at most)"
+info "serve ($(uname -r)): warm-up memory.peak $warm_peak, an idle call's memory_peak_bytes $idle_peak, cpu $(jget "$TC_W/idle" record.cpu_user_ms)+$(jget "$TC_W/idle" record.cpu_system_ms) ms"
+
+# limits.memory 32M under the policy's 96M: the call's leaf's memory.max
+served bomb "$MEMORY_BOMB" '{"memory": "32M"}'
+assert_key "$TC_W/bomb" record.status memory_limit
+assert_key "$TC_W/bomb" record.status_inferred false
+assert_key "$TC_W/bomb" record.signal_name SIGKILL
+assert_key "$TC_W/bomb" record.limits.memory.value $((32 * mib))
+assert_ge "$(jget "$TC_W/bomb" record.oom_kills)" 1 "bomb: oom_kills"
+assert_ge "$(jget "$TC_W/bomb" record.memory_peak_bytes)" $((32 * mib * 9 / 10)) \
+	"bomb: memory_peak_bytes (90 % of 32M)"
+assert_le "$(jget "$TC_W/bomb" record.memory_peak_bytes)" $((32 * mib)) \
+	"bomb: memory_peak_bytes (at most 32M)"
+info "serve: a bomb under limits.memory 32M: memory_peak_bytes $(jget "$TC_W/bomb" record.memory_peak_bytes), oom_kills $(jget "$TC_W/bomb" record.oom_kills)"
+
+# the policy's pids limit (16) in the call's leaf
+served forks 'import os, time
+end = time.monotonic() + 3
+while time.monotonic() < end:
+    try:
+        os.fork()
+    except OSError:
+        time.sleep(0.01)'
+assert_key "$TC_W/forks" record.status pids_limit
+assert_key "$TC_W/forks" record.status_inferred false
+assert_key "$TC_W/forks" record.limits.pids.value 16
+if [ -f "$TC_CGROUP_PARENT/pids.peak" ]; then
+	assert_key "$TC_W/forks" record.pids_peak 16
+fi
+
+# the drain: nothing left
+kill -TERM "$server"
+wait "$server"
+assert_eq "$?" 0 "the server's exit status after SIGTERM"
+assert_no_leaves
+
+# SIGKILL of the server during a call: no sandbox process is left, and the
+# leaves it could not remove go at the next run
+mark=tcvm-serve-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
+marked() {
+	grep -lsa "${mark%?}[${mark#"${mark%?}"}]" /proc/[0-9]*/cmdline | sed 's|^/proc/||; s|/cmdline$||'
+}
+start_server
+req=$(request "import subprocess, time
+subprocess.Popen(['/usr/bin/python3', '-c', 'import time; time.sleep(60)', '$mark'])
+time.sleep(60)")
+ask "$req" &
+client=$!
+i=0
+while [ -z "$(marked)" ] && [ $i -lt 1200 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+assert_ge "$(marked | wc -l)" 1 "the call's process with the mark runs"
+kill -KILL "$server"
+wait "$client"
+i=0
+while [ -n "$(marked)" ] && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+assert_eq "$(marked | tr '\n' ' ')" "" "processes with the mark after the server's SIGKILL"
+for l in $(leaves); do
+	assert_eq "$(awk '$1 == "populated" { print $2 }' "$l/cgroup.events")" 0 "$l: empty"
+done
+run "$TOOLCELL" python --cgroup-parent "$TC_CGROUP_PARENT" -c pass
+assert_eq "$TC_RC" 0 "the next run"
+assert_no_leaves
+sed -n '1,20s/^/  serve| /p' "$TC_W/serve.err"
+
+tc_done
