@@ -60,21 +60,21 @@ void tc_klimits_plan(uint64_t memory_limit, bool sysv, struct tc_klimits *ret)
 	put(ret, "kernel/sem", "32 256 32 ", 16);
 }
 
-int tc_klimits_write(const struct tc_klimits *k, bool helper, const char *proc_sys,
-		     struct tc_error *err)
+int tc_klimits_write(const struct tc_klimits *k, bool helper, int proc_sys, struct tc_error *err)
 {
-	char path[128];
-
 	for (size_t i = 0; i < k->n; i++) {
+		_cleanup_close_ int fd = -1;
 		int r;
 
 		if (k->set[i].helper != helper)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", proc_sys, k->set[i].path);
-		r = tc_write_file(path, k->set[i].value);
+		/* relative to /proc/sys: no walk from / per name */
+		fd = openat(proc_sys, k->set[i].path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		r = fd < 0 ? -errno : tc_write_all(fd, k->set[i].value, strlen(k->set[i].value));
 		if (r < 0)
-			return tc_error_errno(err, TC_STAGE_KLIMITS, -r, "cannot set %s to %s",
-					      path, k->set[i].value);
+			return tc_error_errno(err, TC_STAGE_KLIMITS, -r,
+					      "cannot set /proc/sys/%s to %s", k->set[i].path,
+					      k->set[i].value);
 	}
 	return 0;
 }

@@ -41,9 +41,8 @@ struct tc_klimits {
  * IPC calls and the sandbox has a namespace root to write them). */
 void tc_klimits_plan(uint64_t memory_limit, bool sysv, struct tc_klimits *ret);
 
-/* Write the sysctls whose `helper` is helper, through proc_sys (a /proc/sys).
- * Both sides of clone: plain syscalls, no allocation. */
-int tc_klimits_write(const struct tc_klimits *k, bool helper, const char *proc_sys,
-		     struct tc_error *err);
+/* Write the sysctls whose `helper` is helper, through proc_sys (an fd of a
+ * /proc/sys directory). Both sides of clone: plain syscalls, no allocation. */
+int tc_klimits_write(const struct tc_klimits *k, bool helper, int proc_sys, struct tc_error *err);
 
 #endif

@@ -395,6 +395,27 @@ static int do_step(const struct tc_mount_plan *plan, struct tc_mount_op *op, str
 	return tc_error_set(err, TC_STAGE_MOUNT, EINVAL, "unknown mount step");
 }
 
+/* The IPC namespace's sysctls, through our fresh /proc, still writable
+ * here (the lock comes later); the rest are the network helper's. */
+static int write_ipc_limits(const struct tc_mount_plan *plan, const struct tc_mount_op *proc,
+			    struct tc_error *err)
+{
+	char sys[TC_PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	bool any = false;
+
+	for (size_t i = 0; plan->klimits && i < plan->klimits->n; i++)
+		any |= !plan->klimits->set[i].helper;
+	if (!any)
+		return 0;
+	snprintf(sys, sizeof(sys), "%s/sys", proc->target);
+	fd = open(sys, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return tc_error_errno(err, TC_STAGE_KLIMITS, errno, "cannot open the sandbox's %s",
+				      sys + strlen(TC_STAGING));
+	return tc_klimits_write(plan->klimits, false, fd, err);
+}
+
 int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 {
 	int r = 0;
@@ -411,13 +432,8 @@ int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 			r = open_source(&plan->ops[i], err);
 	for (size_t i = 0; i < plan->n && r >= 0; i++) {
 		r = do_step(plan, &plan->ops[i], err);
-		if (r >= 0 && plan->ops[i].step == TC_MS_PROC && plan->klimits) {
-			char sys[TC_PATH_MAX];
-
-			/* still writable here: the lock comes later */
-			snprintf(sys, sizeof(sys), "%s/sys", plan->ops[i].target);
-			r = tc_klimits_write(plan->klimits, false, sys, err);
-		}
+		if (r >= 0 && plan->ops[i].step == TC_MS_PROC)
+			r = write_ipc_limits(plan, &plan->ops[i], err);
 	}
 	for (size_t i = 0; i < plan->n; i++) {
 		tc_closep(&plan->ops[i].fd);

@@ -2,12 +2,12 @@
  * interface exists there, so the tool has no route off the machine and
  * cannot reach the host's own loopback either. */
 #include <fcntl.h>
+#include <linux/sockios.h>
 #include <net/if.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
-#include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -18,12 +18,11 @@
 
 /* Two ioctls on a socket of the new namespace (no netlink library to load
  * at every start: one flag on one interface is all toolcell sets). */
-static int lo_up(struct tc_error *err)
+static int lo_up(int fd, struct tc_error *err)
 {
 	struct ifreq ifr = { .ifr_name = "lo" };
-	_cleanup_close_ int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
-	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
 		return tc_error_errno(
 			err, TC_STAGE_NET, errno,
 			"cannot read the flags of lo in the sandbox's network namespace");
@@ -45,23 +44,31 @@ static void close_all_but(int a, int b)
 	close_range((unsigned)hi + 1, ~0U, 0);
 }
 
-_Noreturn static void helper_main(int userns_fd, int sock, pid_t toolcell,
-				  const struct tc_klimits *klimits)
-{
-	struct tc_msg m = { .type = TC_MSG_NET_FD };
-	int netns_fd;
+struct helper {
+	int pidfd; /* the sandbox's init */
+	int sock;  /* toolcell's end of the sync socket: NET_FD goes to the child */
+	const struct tc_klimits *klimits;
+};
 
-	/* toolcell's death ends us from the first line on; if it died before
-	 * the line, we have a new parent already */
+/* The helper: joins the sandbox's user namespace, makes the network
+ * namespace there (so the sandbox owns it), brings lo up, writes the
+ * namespaces' sysctls and hands the namespace to the child. It may run in
+ * toolcell's own memory (CLONE_VM, toolcell waiting): plain syscalls on
+ * its own stack, nothing allocated, nothing of toolcell's written. */
+static int helper_main(void *arg)
+{
+	const struct helper *h = arg;
+	struct tc_msg m = { .type = TC_MSG_NET_FD };
+	int fd, netns_fd, proc_sys;
+
+	/* toolcell's death ends us from the first line on */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	if (getppid() != toolcell)
-		_exit(1);
 	/* nothing of toolcell's stays open here: no pipe end or lock that
 	 * would outlive it by our doing */
-	close_all_but(userns_fd, sock);
+	close_all_but(h->pidfd, h->sock);
 	/* joining the sandbox's user namespace first makes it the owner of
 	 * the network namespace created next, as if the sandbox had made it */
-	if (setns(userns_fd, CLONE_NEWUSER) < 0) {
+	if (setns(h->pidfd, CLONE_NEWUSER) < 0) {
 		tc_error_errno(&m.err, TC_STAGE_NET, errno,
 			       "cannot join the sandbox's user namespace");
 		goto fail;
@@ -70,50 +77,66 @@ _Noreturn static void helper_main(int userns_fd, int sock, pid_t toolcell,
 		tc_error_errno(&m.err, TC_STAGE_NET, errno, "cannot create the network namespace");
 		goto fail;
 	}
-	if (lo_up(&m.err) < 0)
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		tc_error_errno(&m.err, TC_STAGE_NET, errno,
+			       "cannot open a socket in the sandbox's network namespace");
 		goto fail;
-	/* the user and network namespaces' own limits (no more namespaces of
-	 * any kind: ours exists now), through our /proc (/proc/sys follows the
-	 * writer's namespaces); a host whose /proc/sys is read-only could not
-	 * give the sandbox a proc at all */
-	if (klimits && tc_klimits_write(klimits, true, "/proc/sys", &m.err) < 0)
+	}
+	if (lo_up(fd, &m.err) < 0)
 		goto fail;
-	netns_fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	/* the socket's namespace, without a walk through /proc */
+	netns_fd = ioctl(fd, SIOCGSKNS);
 	if (netns_fd < 0) {
 		tc_error_errno(&m.err, TC_STAGE_NET, errno, "cannot open the network namespace");
 		goto fail;
 	}
-	_exit(tc_msg_send(sock, &m, netns_fd) < 0);
+	/* the user and network namespaces' own limits (no more namespaces of
+	 * any kind: ours exists now), through our /proc (each name under
+	 * /proc/sys resolves in the opener's namespaces); a host whose
+	 * /proc/sys is read-only could not give the sandbox a proc at all */
+	if (h->klimits) {
+		proc_sys = open("/proc/sys", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (proc_sys < 0) {
+			tc_error_errno(&m.err, TC_STAGE_NET, errno, "cannot open /proc/sys");
+			goto fail;
+		}
+		if (tc_klimits_write(h->klimits, true, proc_sys, &m.err) < 0)
+			goto fail;
+	}
+	_exit(tc_msg_send(h->sock, &m, netns_fd) < 0);
 fail:
 	m.type = TC_MSG_ERROR;
-	tc_msg_send(sock, &m, -1);
+	tc_msg_send(h->sock, &m, -1);
 	_exit(1);
 }
 
-int tc_net_helper_start(pid_t pid, int sock, const struct tc_klimits *klimits, struct tc_error *err)
+int tc_net_helper_start(int pidfd, int sock, const struct tc_klimits *klimits, bool wait,
+			struct tc_error *err)
 {
-	_cleanup_close_ int userns_fd = -1;
-	char path[64];
-	pid_t helper, self = getpid();
-	int pidfd, r;
+	/* the helper's stack; with CLONE_VM it lives in our memory, which
+	 * the helper shares until it exits (we wait) */
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	struct helper h = { .pidfd = pidfd, .sock = sock, .klimits = klimits };
+	pid_t helper;
+	int status;
 
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
-	userns_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (userns_fd < 0)
-		return tc_error_errno(err, TC_STAGE_NET, errno, "cannot open %s", path);
-	helper = fork();
+	/* waiting: no copy of our memory to make (nor its pages to copy on
+	 * write after), and nothing for us to do meanwhile; else a fork, so
+	 * that the caller compiles the filter while the helper works */
+	if (wait && !TC_ASAN)
+		helper = clone(helper_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD,
+			       &h);
+	else if ((helper = fork()) == 0)
+		helper_main(&h);
 	if (helper < 0)
 		return tc_error_errno(err, TC_STAGE_NET, errno, "cannot start the network helper");
-	if (helper == 0)
-		helper_main(userns_fd, sock, self, klimits);
-	pidfd = pidfd_open(helper, 0);
-	if (pidfd < 0) {
-		r = tc_error_errno(err, TC_STAGE_NET, errno, "cannot open a pidfd");
-		kill(helper, SIGKILL);
-		waitpid(helper, NULL, 0);
-		return r;
-	}
-	return pidfd;
+	if (!wait)
+		return helper;
+	/* it has ended (an error of its own is the child's to report) */
+	while (waitpid(helper, &status, __WALL) < 0 && errno == EINTR)
+		;
+	return 0;
 }
 
 int tc_net_enter(int netns_fd, struct tc_error *err)

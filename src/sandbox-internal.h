@@ -27,7 +27,6 @@ struct tc_sandbox {
 	int filter_pipe[2]; /* the compiled filter goes down it after the clone */
 	int sig_fd, pidfd;
 	int self_pidfd; /* toolcell's own, for the child to see it die */
-	int helper_pidfd;
 	pid_t pid;
 	uint64_t t_start, t_prepared, t_cloned, t_mapped;
 	/* the supervisor's memory is the parent's alone: allocated after the

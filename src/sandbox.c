@@ -356,25 +356,39 @@ static int start_streams(const struct tc_sandbox_spec *spec, struct tc_sandbox *
 static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 {
 	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
+	/* a filter to compile is compiled while the helper works beside us;
+	 * the build-time copy costs nothing, and we wait for the helper */
+	bool wait = tc_seccomp_run_prebuilt(r->spec->cfg);
+	pid_t helper = 0;
 	int ret;
 
 	ret = tc_userns_setup_from_parent(&r->ids, r->pid, err);
 	if (ret < 0)
 		return ret;
-	oom_first(r->pid);
 	ret = tc_sync_send(r->sync[0], &maps, -1, err);
-	/* the maps first, the helper's fork after (the child needs its
-	 * network namespace only once its mounts are done), then the filter
-	 * (needed at the tool's last step): both while the child mounts */
+	/* the maps first, the helper after (the child needs its network
+	 * namespace only once its mounts are done), then the filter (needed
+	 * at the tool's last step): all while the child mounts */
 	if (ret >= 0) {
-		ret = tc_net_helper_start(r->pid, r->sync[0], &r->klimits, err);
-		r->helper_pidfd = ret < 0 ? -1 : ret;
+		ret = tc_net_helper_start(r->pidfd, r->sync[0], &r->klimits, wait, err);
+		helper = ret;
 	}
+	/* before the filter, which the child waits for before it can fork
+	 * the tool or turn undumpable (its /proc files would be root's) */
+	oom_first(r->pid);
 	if (ret >= 0)
 		ret = tc_seccomp_prepare_run(r->spec->cfg, &r->filter, err);
 	if (ret >= 0 && tc_seccomp_send(&r->filter, r->filter_pipe[1]) < 0)
 		ret = tc_sync_reason(r->sync[0], EPIPE, TC_STAGE_SECCOMP, err);
 	tc_closep(&r->filter_pipe[1]);
+	if (helper > 0) {
+		/* done by now, or ending with the sandbox (an error of its
+		 * own is the child's to report) */
+		if (ret < 0)
+			kill(helper, SIGKILL);
+		while (waitpid(helper, NULL, __WALL) < 0 && errno == EINTR)
+			;
+	}
 	return ret;
 }
 
@@ -401,7 +415,6 @@ static int supervisor_new(struct tc_sandbox *r, struct tc_error *err)
 	s->listener = -1;
 	s->workspace_fd = -1;
 	s->denied_nr = -1;
-	s->helper_pidfd = TAKE_FD(r->helper_pidfd);
 	s->start_ns = r->t_cloned;
 	s->warm = r->spec->warm;
 	/* a leaf's figures are read when it is empty, after the teardown */
@@ -440,7 +453,7 @@ int tc_sandbox_start(const struct tc_sandbox_spec *spec, struct tc_sandbox **ret
 	r->t_start = tc_now_ns();
 	r->in[0] = r->in[1] = r->out[0] = r->out[1] = r->err[0] = r->err[1] = -1;
 	r->sync[0] = r->sync[1] = r->filter_pipe[0] = r->filter_pipe[1] = -1;
-	r->sig_fd = r->pidfd = r->self_pidfd = r->helper_pidfd = -1;
+	r->sig_fd = r->pidfd = r->self_pidfd = -1;
 	r->ids.lock_fd = -1; /* released even when the set-up failed before it */
 	tc_cgroup_init(&r->cg);
 	e = prepare(spec, r, err);
@@ -585,8 +598,6 @@ int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_s
 	tc_closep(&s->listener);
 	/* the tool's layer outlives its namespace through our descriptor */
 	ws_fd = TAKE_FD(s->workspace_fd);
-	/* the sandbox ended before the helper did */
-	tc_pidfd_kill_reap(&s->helper_pidfd, NULL, NULL);
 	tc_closep(&s->in.dst);
 	tc_closep(&s->sync_fd);
 	/* the init's rusage includes every process it reaped and the ones
@@ -632,12 +643,10 @@ void tc_sandbox_release(struct tc_sandbox **sbp)
 	if (!r)
 		return;
 	*sbp = NULL;
-	tc_pidfd_kill_reap(&r->helper_pidfd, NULL, NULL);
 	tc_pidfd_kill_reap(&r->pidfd, NULL, NULL);
 	if (r->s) {
 		struct tc_supervisor *s = r->s;
 
-		tc_pidfd_kill_reap(&s->helper_pidfd, NULL, NULL);
 		tc_closep(&s->listener);
 		tc_closep(&s->workspace_fd);
 		tc_closep(&s->sync_fd);

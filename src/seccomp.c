@@ -354,16 +354,23 @@ static int export(scmp_filter_ctx c, struct tc_seccomp *f, struct tc_error *err)
 	return 0;
 }
 
+/* the build-time copy serves the default lists only */
+static bool prebuilt_serves(const struct tc_syscall_policy *sp)
+{
+	const struct tc_seccomp_prebuilt *pb = &tc_seccomp_prebuilt;
+
+	return pb && !memcmp(pb->policy.allow, sp->allow, sizeof(sp->allow)) &&
+	       !memcmp(pb->policy.kill, sp->kill, sizeof(sp->kill)) &&
+	       pb->policy.kill_others == sp->kill_others &&
+	       pb->policy.refuse_setid == sp->refuse_setid;
+}
+
 int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,
 		       struct tc_error *err)
 {
 	const struct tc_seccomp_prebuilt *pb = &tc_seccomp_prebuilt;
 
-	/* the build-time copy serves the default lists only */
-	if (!pb || memcmp(pb->policy.allow, sp->allow, sizeof(sp->allow)) ||
-	    memcmp(pb->policy.kill, sp->kill, sizeof(sp->kill)) ||
-	    pb->policy.kill_others != sp->kill_others ||
-	    pb->policy.refuse_setid != sp->refuse_setid)
+	if (!prebuilt_serves(sp))
 		return tc_seccomp_compile(sp, ret, err);
 	memset(ret, 0, sizeof(*ret));
 	ret->prog = malloc(pb->len * sizeof(struct sock_filter));
@@ -379,14 +386,28 @@ int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *re
 	return 0;
 }
 
-int tc_seccomp_prepare_run(const struct tc_config *cfg, struct tc_seccomp *ret,
-			   struct tc_error *err)
+static struct tc_syscall_policy run_policy(const struct tc_config *cfg)
 {
 	struct tc_syscall_policy sp = cfg->syscalls;
 
 	/* a live bind is the host's folder: no set-id bits through it */
 	sp.refuse_setid = tc_binds_live(cfg);
+	return sp;
+}
+
+int tc_seccomp_prepare_run(const struct tc_config *cfg, struct tc_seccomp *ret,
+			   struct tc_error *err)
+{
+	struct tc_syscall_policy sp = run_policy(cfg);
+
 	return tc_seccomp_prepare(&sp, ret, err);
+}
+
+bool tc_seccomp_run_prebuilt(const struct tc_config *cfg)
+{
+	struct tc_syscall_policy sp = run_policy(cfg);
+
+	return prebuilt_serves(&sp);
 }
 
 int tc_seccomp_compile(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,
@@ -487,27 +508,14 @@ static const struct sock_filter init_prog[] = {
 	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 };
 
-/* AddressSanitizer's runtime makes calls of its own inside the init's
- * intercepted ones (sigaltstack, gettid, mmap, write): a sanitized build's
- * init keeps the tool's filter, as every build did before. */
-#if defined(__SANITIZE_ADDRESS__)
-#define TC_INIT_TOOL_FILTER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TC_INIT_TOOL_FILTER 1
-#endif
-#endif
-
+/* A sanitized build's init keeps the tool's filter, as every build did
+ * before: AddressSanitizer's runtime makes calls of its own inside the
+ * init's intercepted ones (sigaltstack, gettid, mmap, write). */
 int tc_seccomp_enter_init(const struct tc_seccomp *tool, struct tc_error *err)
 {
 	const struct tc_seccomp f = { .prog = (struct sock_filter *)init_prog,
 				      .len = TC_ARRAY_SIZE(init_prog) };
-	bool sanitized = false;
-
-#ifdef TC_INIT_TOOL_FILTER
-	sanitized = true;
-#endif
-	return tc_seccomp_enter(sanitized ? tool : &f, false, err);
+	return tc_seccomp_enter(TC_ASAN ? tool : &f, false, err);
 }
 
 bool tc_seccomp_is_kill(const struct tc_seccomp *f, int nr)

@@ -58,6 +58,10 @@ int tc_seccomp_prepare(const struct tc_syscall_policy *sp, struct tc_seccomp *re
 int tc_seccomp_prepare_run(const struct tc_config *cfg, struct tc_seccomp *ret,
 			   struct tc_error *err);
 
+/* Parent: whether tc_seccomp_prepare_run would take the build-time copy
+ * (no compilation). */
+bool tc_seccomp_run_prebuilt(const struct tc_config *cfg);
+
 /* Compile the filter for sp with libseccomp, ignoring any build-time copy. */
 int tc_seccomp_compile(const struct tc_syscall_policy *sp, struct tc_seccomp *ret,
 		       struct tc_error *err);

@@ -449,7 +449,6 @@ static void sample(struct tc_supervisor *s)
 enum {
 	SLOT_SYNC,
 	SLOT_PIDFD,
-	SLOT_HELPER,
 	SLOT_LISTENER,
 	SLOT_SIG,
 	SLOT_IN_SRC,
@@ -572,7 +571,6 @@ void tc_supervise_pollfds(const struct tc_supervisor *s, struct pollfd *p)
 {
 	add(p, SLOT_SYNC, s->sync_fd, POLLIN);
 	add(p, SLOT_PIDFD, s->init_exited ? -1 : s->pidfd, POLLIN);
-	add(p, SLOT_HELPER, s->helper_pidfd, POLLIN);
 	add(p, SLOT_LISTENER, s->throttled ? -1 : s->listener, POLLIN);
 	add(p, SLOT_SIG, s->sig_fd, POLLIN);
 	add(p, SLOT_IN_SRC, s->init_exited ? -1 : s->in.src,
@@ -590,8 +588,6 @@ void tc_supervise_events(struct tc_supervisor *s, const struct pollfd *p)
 	stream_io(&s->out, &p[SLOT_OUT_SRC], &p[SLOT_OUT_DST]);
 	stream_io(&s->err, &p[SLOT_ERR_SRC], &p[SLOT_ERR_DST]);
 	stream_io(&s->in, &p[SLOT_IN_SRC], &p[SLOT_IN_DST]);
-	if (p[SLOT_HELPER].revents)
-		tc_pidfd_kill_reap(&s->helper_pidfd, NULL, NULL); /* it exited: the reap */
 	if (p[SLOT_LISTENER].revents & POLLIN)
 		on_listener(s);
 	else if (p[SLOT_LISTENER].revents) /* every filtered process is gone */

@@ -25,9 +25,6 @@ struct tc_supervisor {
 	int pidfd;
 	int sync_fd;
 	int sig_fd; /* signalfd for SIGTERM, SIGINT, SIGHUP */
-	/* the network helper (net.h), reaped the moment it ends: as a zombie
-	 * it would hold one of the tool's RLIMIT_NPROC slots */
-	int helper_pidfd;
 	const struct tc_seccomp *filter;
 	/* the run's cgroup leaf, or NULL: then memory is the kernel's to
 	 * limit and the task count comes from pids.current */
@@ -95,7 +92,7 @@ struct tc_supervisor {
  * after poll, tc_supervise_events handles what it reported, then the next
  * turn follows. The next turn must come by s->wake_ns (tc_now_ns's clock)
  * whatever poll says. */
-#define TC_SUPERVISE_POLLFDS 11
+#define TC_SUPERVISE_POLLFDS 10
 struct pollfd;
 void tc_supervise_init(struct tc_supervisor *s);
 bool tc_supervise_turn(struct tc_supervisor *s);

@@ -10,11 +10,13 @@
  *   ------                                -----
  *   prepare: plan, ids, pipes, socket
  *   clone3 ---------------------------->  0. PDEATHSIG; close toolcell's ends
- *   start the network helper              1. wait for MAPS_DONE
- *   write the uid/gid maps
+ *   write the uid/gid maps                1. wait for MAPS_DONE
  *   MAPS_DONE ------------------------->     switch ids
- *   compile the filter, write it down     2. mounts; the workspace's layer:
- *     the filter pipe (not this socket)      <----------------- WORKSPACE (fd)
+ *   start the network helper (it runs     2. mounts; the workspace's layer:
+ *     in our memory while we wait, or        <----------------- WORKSPACE (fd)
+ *     beside us while we compile)
+ *   the oom score; the filter, down the
+ *     filter pipe (not this socket)
  *   supervise: poll this socket           3. hostname, keyring
  *                    the helper sends NET_FD (fd) or ERROR to the child; the
  *                    child forwards an ERROR to the parent as its own

@@ -15,6 +15,20 @@
 
 #define TC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* AddressSanitizer's runtime makes calls of its own and keeps track of
+ * each thread's stack: code it cannot follow (a small seccomp filter, a
+ * clone on a stack of ours) takes the plain way in a sanitized build. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TC_ASAN 1
+#endif
+#endif
+#ifndef TC_ASAN
+#define TC_ASAN 0
+#endif
+
 /* Close *fd unless it is -1, and set it to -1. */
 static inline void tc_closep(int *fd)
 {

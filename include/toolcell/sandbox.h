@@ -83,7 +83,7 @@ struct tc_sandbox_spec {
 struct tc_sandbox;
 
 /* How many struct pollfd tc_sandbox_pollfds fills. */
-#define TC_SANDBOX_POLLFDS 11
+#define TC_SANDBOX_POLLFDS 10
 
 /* What the run produced besides the outcome. */
 struct tc_sandbox_result {

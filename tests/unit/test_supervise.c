@@ -26,7 +26,7 @@ static void exited(struct tc_supervisor *s, bool early_end, bool alone)
 {
 	memset(s, 0, sizeof(*s));
 	s->pid = -1;
-	s->pidfd = s->sync_fd = s->sig_fd = s->helper_pidfd = s->listener = -1;
+	s->pidfd = s->sync_fd = s->sig_fd = s->listener = -1;
 	s->workspace_fd = -1;
 	s->warm = true;
 	s->early_end = early_end;
