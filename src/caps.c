@@ -22,10 +22,8 @@ static int last_cap(void)
 	return c;
 }
 
-int tc_caps_drop_all(bool set_ids, uid_t uid, gid_t gid, struct tc_error *err)
+int tc_caps_bound(struct tc_error *err)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = { 0 };
 	int last = last_cap();
 
 	/* Securebits first: they need CAP_SETPCAP, which goes below. */
@@ -35,10 +33,25 @@ int tc_caps_drop_all(bool set_ids, uid_t uid, gid_t gid, struct tc_error *err)
 			  SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED,
 		  0, 0, 0) < 0)
 		return tc_error_errno(err, TC_STAGE_CAPS, errno, "cannot lock the securebits");
+	/* a drop makes new credentials each time: only what is still there
+	 * (the init bounds itself before the fork, and the tool inherits) */
 	for (int c = 0; c <= last; c++)
-		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+		if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) > 0 &&
+		    prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
 			return tc_error_errno(err, TC_STAGE_CAPS, errno,
 					      "cannot drop capability %d from the bounding set", c);
+	return 0;
+}
+
+int tc_caps_drop_all(bool set_ids, uid_t uid, gid_t gid, struct tc_error *err)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { 0 };
+
+	int r = tc_caps_bound(err);
+
+	if (r < 0)
+		return r;
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
 		return tc_error_errno(err, TC_STAGE_CAPS, errno,
 				      "cannot clear the ambient capabilities");

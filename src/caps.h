@@ -9,7 +9,11 @@
 #include "toolcell/error.h"
 
 /* Lock the securebits (no root privileges by uid, no set-uid fixups, no
- * ambient raise, all locked), empty the bounding and ambient sets, switch to
+ * ambient raise, all locked) and empty the bounding set. The effective,
+ * permitted and inheritable sets stay as they are. Needs CAP_SETPCAP. */
+int tc_caps_bound(struct tc_error *err);
+
+/* tc_caps_bound, then empty the ambient set, switch to
  * uid/gid with no supplementary groups when set_ids, empty the permitted,
  * effective and inheritable sets, and set NO_NEW_PRIVS. Needs the full
  * capability set of the namespace on entry. */

@@ -397,6 +397,12 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	for (size_t i = 0; i < TC_ARRAY_SIZE(a->parent_fds); i++)
 		close(a->parent_fds[i]);
 	die_with_parent(a);
+	/* The bounding set and securebits while the parent writes the maps:
+	 * the init and the tool inherit them, their own drops (steps 6 and 7)
+	 * find nothing left to drop; every effective capability stays until
+	 * those (the mounts and the id switch need them). */
+	if (tc_caps_bound(&e) < 0)
+		fail(a->sync_fd, &e);
 
 	/* 1. Maps first: until they exist we have no usable ids. */
 	await(a->sync_fd, &pending, TC_MSG_MAPS_DONE);
