@@ -63,14 +63,12 @@ void tc_klimits_plan(uint64_t memory_limit, bool sysv, struct tc_klimits *ret)
 int tc_klimits_write(const struct tc_klimits *k, bool helper, int proc_sys, struct tc_error *err)
 {
 	for (size_t i = 0; i < k->n; i++) {
-		_cleanup_close_ int fd = -1;
 		int r;
 
 		if (k->set[i].helper != helper)
 			continue;
 		/* relative to /proc/sys: no walk from / per name */
-		fd = openat(proc_sys, k->set[i].path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
-		r = fd < 0 ? -errno : tc_write_all(fd, k->set[i].value, strlen(k->set[i].value));
+		r = tc_write_file_at(proc_sys, k->set[i].path, k->set[i].value);
 		if (r < 0)
 			return tc_error_errno(err, TC_STAGE_KLIMITS, -r,
 					      "cannot set /proc/sys/%s to %s", k->set[i].path,

@@ -41,6 +41,8 @@ _Noreturn static void end_like(int sig)
 	struct rlimit none = { 0, 0 };
 	sigset_t s;
 
+	/* the sandbox's init is reaped before we go (exit() would see to it) */
+	tc_sandbox_reap_deferred();
 	/* no core file of toolcell's own, then the same death as the tool */
 	setrlimit(RLIMIT_CORE, &none);
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);

@@ -673,29 +673,3 @@ void tc_sandbox_release(struct tc_sandbox **sbp)
 	tc_cgroup_release(&r->cg);
 	free(r);
 }
-
-int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
-		   struct tc_sandbox_result *res, struct tc_error *err)
-{
-	struct tc_sandbox *sb = NULL;
-	int ret;
-
-	memset(res, 0, sizeof(*res));
-	ret = tc_sandbox_start(spec, &sb, err);
-	if (ret < 0) {
-		out->status = TC_STATUS_SANDBOX_ERROR;
-		if (err)
-			out->err = *err;
-		return ret;
-	}
-	tc_sandbox_supervise(sb);
-	ret = tc_sandbox_finish(sb, out, res, err);
-	tc_sandbox_release(&sb);
-	return ret;
-}
-
-void tc_sandbox_result_release(struct tc_sandbox_result *res)
-{
-	free(res->stdout_buf);
-	res->stdout_buf = NULL;
-}

@@ -144,23 +144,27 @@ int tc_userns_prepare(const struct tc_config *cfg, struct tc_ids *ret, struct tc
 
 int tc_userns_setup_from_parent(const struct tc_ids *ids, pid_t pid, struct tc_error *err)
 {
+	_cleanup_close_ int dir = -1;
 	char path[64];
 	int r;
 
+	/* one walk to /proc/PID for the three files */
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return tc_error_errno(err, TC_STAGE_USERNS, errno, "cannot open %s", path);
 	if (!ids->pool) {
 		/* an unprivileged gid_map needs setgroups denied first */
-		snprintf(path, sizeof(path), "/proc/%d/setgroups", pid);
-		r = tc_write_file(path, "deny");
+		r = tc_write_file_at(dir, "setgroups", "deny");
 		if (r < 0)
-			return tc_error_errno(err, TC_STAGE_USERNS, -r, "cannot write %s", path);
+			return tc_error_errno(err, TC_STAGE_USERNS, -r, "cannot write %s/setgroups",
+					      path);
 	}
-	snprintf(path, sizeof(path), "/proc/%d/uid_map", pid);
-	r = tc_write_file(path, ids->uid_map);
+	r = tc_write_file_at(dir, "uid_map", ids->uid_map);
 	if (r < 0)
 		return tc_error_errno(err, TC_STAGE_USERNS, -r,
 				      "cannot write the sandbox's uid map");
-	snprintf(path, sizeof(path), "/proc/%d/gid_map", pid);
-	r = tc_write_file(path, ids->gid_map);
+	r = tc_write_file_at(dir, "gid_map", ids->gid_map);
 	if (r < 0)
 		return tc_error_errno(err, TC_STAGE_USERNS, -r,
 				      "cannot write the sandbox's gid map");

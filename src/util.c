@@ -119,7 +119,12 @@ int tc_read_file(const char *path, size_t max, bool nofollow, char **ret_buf, si
 
 int tc_write_file(const char *path, const char *s)
 {
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	return tc_write_file_at(AT_FDCWD, path, s);
+}
+
+int tc_write_file_at(int dirfd, const char *path, const char *s)
+{
+	_cleanup_close_ int fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 
 	if (fd < 0)
 		return -errno;

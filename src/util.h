@@ -90,6 +90,10 @@ int tc_read_fd(int fd, size_t max, char **ret_buf, size_t *ret_len);
 /* Write a small string to a file, as for /proc/PID/uid_map. Returns 0 or -errno. */
 int tc_write_file(const char *path, const char *s);
 
+/* The same, path relative to the directory dirfd (or AT_FDCWD). Plain
+ * syscalls: safe after clone. */
+int tc_write_file_at(int dirfd, const char *path, const char *s);
+
 /* "toolcell: ", the formatted line and a newline on stderr: a diagnostic of
  * toolcell's own. Parent side only (stdio). */
 void tc_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

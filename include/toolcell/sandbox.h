@@ -168,9 +168,17 @@ void tc_sandbox_release(struct tc_sandbox **sb);
 /* Build the sandbox, run spec->argv in it, supervise it to the end and fill
  * out (every field the launcher knows). Returns 0 when the tool ran (whatever
  * its outcome), or -errno when the sandbox could not be built, with err and
- * out->err saying why; no process is left behind in either case. */
+ * out->err saying why. The run ends early (spec->early_end, without a
+ * workspace): its init, in its exit, is reaped by tc_sandbox_reap_deferred,
+ * which runs at exit() and at the next run, so that no process is left
+ * behind once the process ends. */
 int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 		   struct tc_sandbox_result *res, struct tc_error *err);
+
+/* Reap the init of the last tc_sandbox_run that ended early (its teardown
+ * done); nothing if there is none. A caller that ends by other means than
+ * exit() (a signal of its own) calls it first. */
+void tc_sandbox_reap_deferred(void);
 
 void tc_sandbox_result_release(struct tc_sandbox_result *res);
 

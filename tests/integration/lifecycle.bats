@@ -100,3 +100,34 @@ print(r['toolcell_cpu_user_ms'], r['toolcell_cpu_system_ms'], r['denied_syscalls
 	[ "$calls" -le 4400 ]
 	[ $((user + sys)) -lt 1000 ]
 }
+
+@test "a one-shot run's init is reaped before toolcell exits: a subreaper caller is left no child of it" {
+	# the run ends at the tool's end and the namespaces' teardown goes on
+	# while toolcell writes its record; toolcell must still reap the init
+	# before it exits, or the init would be reparented to its caller
+	run /usr/bin/python3 -I - "$TOOLCELL" "$T" "$MARK" <<'PY'
+import ctypes, os, subprocess, sys
+tc, t, mark = sys.argv[1:]
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+with open(os.path.join(t, "tool.py"), "w") as f:
+    f.write("def run(args):\n    return {}\n")
+os.chmod(os.path.join(t, "tool.py"), 0o644)
+runs = [[tc, "python", "-c", "pass # " + mark], [tc, "run", "--", "python3", "-S", "-c", "pass # " + mark],
+        [tc, "call", os.path.join(t, "tool.py")]]
+left = []
+for argv in runs * 3:
+    p = subprocess.run(argv, input=b"{}", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        sys.exit("%s: %d %s" % (argv[1], p.returncode, p.stderr.decode()))
+    try:
+        pid, _ = os.waitpid(-1, os.WNOHANG)
+        left.append((argv[1], pid or "running"))
+    except ChildProcessError:
+        pass
+print("left", left)
+PY
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "left []" ]
+}
