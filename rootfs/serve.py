@@ -18,6 +18,13 @@ no request has reached it. Then exactly one request frame arrives, and EOF:
     source: the tool's or script's text (UTF-8)
     the rest: call: the request (JSON, the tool's args); exec: the script's stdin
 
+kind "sess": the session harness (session.pyc, beside it) runs in this
+interpreter as `python3 -I -S session.pyc CONFIG` would run it: the source
+is CONFIG, meta's argv its working folder, nothing follows. What the `site`
+module added (builtins such as exit and help, site-packages folders on
+sys.path) is taken away first, and the session's lines then come on stdin
+until EOF (`toolcell session --server`).
+
 kind "call": exactly what harness.py does for a tool file at /tool/NAME
 (run mode when it defines run() or default(), else script mode), except
 that the tool's module is made from the source text, never read from a
@@ -33,6 +40,7 @@ import os
 import sys
 
 HARNESS = "/usr/lib/toolcell/harness.pyc"
+SESSION = "/usr/lib/toolcell/session.pyc"
 HEAD = 24
 
 
@@ -140,6 +148,26 @@ def _remember(path, source):
     linecache.cache[path] = (len(source), None, lines, path)
 
 
+def _session(meta, config):
+    """The session harness, as a cold `toolcell session` runs it (-S):
+    what site added taken away, its argv and working folder."""
+    import builtins
+    from _frozen_importlib_external import SourcelessFileLoader
+
+    site = sys.modules.get("site")
+    dirs = tuple(site.getsitepackages()) if site else ()
+    sys.path[:] = [p for p in sys.path if not p.startswith(dirs)]
+    for name in ("exit", "quit", "help", "copyright", "credits", "license"):
+        builtins.__dict__.pop(name, None)
+    os.chdir(meta["argv"][0])
+    sys.argv = [SESSION, config]
+    module = type(sys)("__main__")
+    module.__file__ = SESSION
+    sys.modules["__main__"] = module
+    code = SourcelessFileLoader("__main__", SESSION).get_code("__main__")
+    exec(code, module.__dict__)
+
+
 def main():
     h = _load_harness()
     _warm(sys.argv[1] if len(sys.argv) > 1 else "")
@@ -150,6 +178,9 @@ def main():
     source = _read_exactly(src_len)
     path = "/tool/" + meta["name"]
     _lower_rlimits(meta.get("rlimits"))
+    if kind == b"sess":
+        _session(meta, source.decode("utf-8"))
+        return
     _remember(path, source)
     if kind == b"call":
         sys.argv = [path]

@@ -378,7 +378,7 @@ static int opt_apply(struct cli_parse *p, const struct tc_cli_opt *row, const ch
 	case OPT_SERVER:
 		if (cli->server)
 			return twice(p, who);
-		if (value[0] != '/')
+		if (value[0] != '/' && (value[0] || cli->verb != TC_VERB_SESSION))
 			return tc_error_set(
 				p->err, STAGE, EINVAL,
 				"--server expects the server's socket as an absolute path");
@@ -424,6 +424,9 @@ static int opt_take(struct cli_parse *p, const struct opt_match *m, int argc, ch
 {
 	const char *arg = argv[*i], *eq = strchr(arg, '='), *value = NULL;
 	struct tc_overrides *o = &p->cli->overrides;
+	/* session's --server may leave SOCKET out (no argument of its own is a path) */
+	bool bare = m->row && m->row->id == OPT_SERVER && p->cli->verb == TC_VERB_SESSION && !eq &&
+		    (*i + 1 >= argc || argv[*i + 1][0] != '/');
 	int r;
 
 	if (!m->metavar && eq)
@@ -431,6 +434,8 @@ static int opt_take(struct cli_parse *p, const struct opt_match *m, int argc, ch
 				    SHOWN(arg));
 	if (m->metavar && eq)
 		value = eq + 1;
+	else if (bare)
+		value = ""; /* the default socket */
 	else if (m->metavar && *i + 1 < argc)
 		value = argv[++(*i)];
 	else if (m->metavar)

@@ -104,15 +104,19 @@ const struct tc_cli_opt tc_cli_opts[] = {
 	{ "--default-import", "ALIAS=MODULE", OPT_DEFAULT_IMPORT, VB(TC_VERB_SESSION),
 	  .desc = "import MODULE as ALIAS before the first request\n"
 		  "(np=numpy); within session.max_imports. Repeatable" },
-	{ "--server", "SOCKET", OPT_SERVER, VB(TC_VERB_CALL) | VB(TC_VERB_PYTHON),
+	{ "--server", "SOCKET", OPT_SERVER,
+	  VB(TC_VERB_CALL) | VB(TC_VERB_PYTHON) | VB(TC_VERB_SESSION),
 	  .desc = "send the tool's or script's source (and the\n"
 		  "request, or stdin and ARGS) to the 'toolcell\n"
 		  "serve' listening on SOCKET and give its answer as\n"
-		  "this verb would; the server's policy applies, and\n"
-		  "only the limits --timeout, --memory, --cpu-time,\n"
-		  "--file-size, --open-files, --stdout-size and\n"
-		  "--stderr-size may be given, each only lowering the\n"
-		  "server's (a higher one is clamped to it)" },
+		  "this verb would; session: start each sandbox from\n"
+		  "a warm entry of that server (SOCKET may be left\n"
+		  "out: the default socket). The server's policy\n"
+		  "applies, and only the limits --timeout, --memory,\n"
+		  "--cpu-time, --file-size, --open-files,\n"
+		  "--stdout-size and --stderr-size may be given, each\n"
+		  "only lowering the server's (a higher one is\n"
+		  "clamped to it)" },
 	{ "--help", NULL, OPT_HELP, VB_SANDBOX | VB(TC_VERB_CHECK), .desc = "this text" },
 };
 

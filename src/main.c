@@ -16,6 +16,7 @@
 
 #include "rootfs.h"
 #include "serve.h"
+#include "session.h"
 #include "verb.h"
 
 extern char **environ;
@@ -118,6 +119,8 @@ int main(int argc, char **argv)
 	/* call and python --server: a warm pool answers, no sandbox of our own */
 	if (v.cli.verb == TC_VERB_CALL && v.cli.server)
 		exit(tc_serve_client_call(&v.cli, TC_SERVE_CLIENT_MAX));
+	if (v.cli.verb == TC_VERB_SESSION && v.cli.server)
+		exit(tc_session_client(&v.cli));
 	if (v.cli.verb == TC_VERB_PYTHON && v.cli.server) {
 		code = tc_serve_client_python(&v.cli, TC_SERVE_CLIENT_MAX, &v.end_signal);
 		if (v.end_signal)

@@ -298,6 +298,10 @@ void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, str
 	struct tc_run run = { 0 };
 	char *doc = NULL, *record = NULL, *clamped = NULL;
 
+	if (c->req.kind == TC_SERVE_SESSION) { /* its stream ends (serve-session.c) */
+		tc_serve_session_end(s, c, o);
+		return;
+	}
 	if (!o) {
 		tc_outcome_init(&lost);
 		lost.status = TC_STATUS_SANDBOX_ERROR;
@@ -391,6 +395,7 @@ void tc_serve_answer_stats(struct server *s, struct conn *c, const char *id)
 	cJSON_AddNumberToObject(lat, "p90", (double)percentile(&s->stats, 90) / 1000);
 	cJSON_AddNumberToObject(lat, "p99", (double)percentile(&s->stats, 99) / 1000);
 	cJSON_AddNumberToObject(lat, "n", (double)s->stats.n_latency);
+	tc_serve_session_stats(s, doc);
 	text = tc_json_print(doc, false);
 	cJSON_Delete(doc);
 	if (text)

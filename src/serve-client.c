@@ -50,7 +50,7 @@ static int fail(const char *fmt, ...)
 
 /* The first option of the command line a server cannot take: the server's
  * policy, rootfs, binds and environment are its own. NULL when none. */
-static const char *unsendable(const struct tc_cli *cli)
+const char *tc_serve_client_unsendable(const struct tc_cli *cli)
 {
 	const struct tc_overrides *o = &cli->overrides;
 
@@ -79,8 +79,8 @@ static const char *unsendable(const struct tc_cli *cli)
 }
 
 /* The request's "limits": the command line's own (only those a call may
- * set; unsendable() refused the rest), in the policy's units. */
-static void add_limits(cJSON *doc, const struct tc_cli *cli)
+ * set; tc_serve_client_unsendable() refused the rest), in the policy's units. */
+void tc_serve_client_add_limits(struct cJSON *doc, const struct tc_cli *cli)
 {
 	cJSON *l = NULL;
 	char num[32];
@@ -120,7 +120,7 @@ static const char *tool_name(const char *path, char *buf, size_t n)
 static int read_source(const struct tc_cli *cli, const char *what, const char *path,
 		       size_t request_max, char **ret, size_t *ret_len)
 {
-	const char *opt = unsendable(cli);
+	const char *opt = tc_serve_client_unsendable(cli);
 	int r;
 
 	if (opt)
@@ -283,7 +283,7 @@ static char *call_line(const struct tc_cli *cli, const char *name, const char *s
 	if (name)
 		cJSON_AddStringToObject(doc, "name", name);
 	cJSON_AddStringToObject(doc, "source", src);
-	add_limits(doc, cli);
+	tc_serve_client_add_limits(doc, cli);
 	/* the request as it came (validated), never parsed and printed again */
 	tc_json_add(&failed, doc, "args", tc_json_raw(req, req_len));
 	return failed ? NULL : tc_json_document(doc, false);
@@ -385,7 +385,7 @@ static char *exec_line(const struct tc_cli *cli, const char *name, const char *s
 		cJSON_AddStringToObject(doc, "stdin", in);
 	else if ((enc = tc_base64_encode(in, in_len)))
 		cJSON_AddStringToObject(doc, "stdin_base64", enc);
-	add_limits(doc, cli);
+	tc_serve_client_add_limits(doc, cli);
 	line = tc_json_document(doc, false);
 	cJSON_Delete(doc);
 	free(enc);

@@ -17,6 +17,16 @@
  * cap is the policy's plus this, and the record counts the tool's bytes only */
 #define SERVE_READY_LEN 26
 
+/* What a connection carries: request lines, or one session's stream. */
+enum conn_mode {
+	CONN_REQUESTS,	   /* JSON request lines, answered as they finish */
+	CONN_SESSION_WAIT, /* its session request waits for an entry */
+	CONN_SESSION,	   /* a stream to its session's entry (serve-session.c) */
+	CONN_SESSION_OVER, /* its session ended: what the caller sends is dropped */
+};
+
+struct entry;
+
 struct conn {
 	struct conn *next;
 	int fd;
@@ -27,9 +37,10 @@ struct conn {
 	bool skipping;	/* discarding the rest of a line over the limit */
 	bool rd_eof;	/* the peer will send no more (it may still read) */
 	unsigned calls; /* its calls queued or running */
+	enum conn_mode mode;
+	struct entry *session; /* CONN_SESSION: the entry its session runs in */
+	bool requesting;       /* its session request is being taken (in still holds it) */
 };
-
-struct entry;
 
 struct call {
 	struct call *next; /* in the queue */
@@ -39,6 +50,7 @@ struct call {
 	bool warm;		       /* an entry was ready when the call came */
 	bool timed_out;		       /* the server ended it at its deadline */
 	bool over_stdout, over_stderr; /* it wrote past the call's own cap and was ended */
+	bool stdin_eof;		       /* a session: the harness gets EOF once its input is sent */
 	unsigned char tool_sha256[32];
 };
 
@@ -71,14 +83,17 @@ struct entry {
 };
 
 /* What a runner reads at dispatch, ahead of the call's frame: the limits
- * its cgroup leaf takes for the call (tc_sandbox_call_limits). */
+ * its cgroup leaf takes for the call (tc_sandbox_call_limits), and
+ * whether the tool's output goes uncapped (a session: its caller caps each
+ * answer, tc_sandbox_uncap_output). */
 struct serve_begin {
-	uint64_t memory, pids;
+	uint64_t memory, pids, uncapped;
 };
 
 struct serve_stats {
 	uint64_t by_status[TC_STATUS_SANDBOX_ERROR + 1];
 	uint64_t busy, bad, abandoned, warm, cold;
+	uint64_t sessions, sessions_ended; /* started (each in an entry of its own), ended */
 	uint64_t latency_us[SERVE_LATENCIES];
 	size_t n_latency;
 };
@@ -113,6 +128,22 @@ void tc_serve_entry_on_writable(struct entry *e);
 void tc_serve_entry_on_exit(struct server *s, struct entry *e);
 void tc_serve_pool_on_deadlines(struct server *s, uint64_t now);
 void tc_serve_pool_forget_conn(struct server *s, struct conn *c);
+
+/* serve.c */
+bool tc_serve_enqueue(struct server *s, struct conn *c, struct tc_serve_request *req);
+
+/* serve-session.c: a session's connection and entry */
+void tc_serve_session_request(struct server *s, struct conn *c, struct tc_serve_request *req);
+void tc_serve_session_begin(struct server *s, struct call *c, struct entry *e);
+void tc_serve_session_input(struct server *s, struct conn *c, const char *p, size_t n, bool eof);
+void tc_serve_session_flush(struct conn *c);
+bool tc_serve_session_want_input(const struct conn *c);
+bool tc_serve_session_want_output(const struct entry *e);
+bool tc_serve_session_relay(struct entry *e, int *fd, const char *tag);
+bool tc_serve_session_keep_open(struct entry *e);
+void tc_serve_session_end(struct server *s, struct call *c, const struct tc_outcome *o);
+void tc_serve_session_drain(struct server *s);
+void tc_serve_session_stats(const struct server *s, struct cJSON *doc);
 
 /* serve-prio.c */
 #define TC_SERVE_WARM_NICE 19	    /* a warming entry's: the running calls' CPU comes first */

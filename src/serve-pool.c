@@ -100,6 +100,9 @@ static void runner_supervise(struct tc_sandbox *sb)
 			begun = true;
 			if (tc_read_full(0, &b, sizeof(b)) == (ssize_t)sizeof(b))
 				tc_sandbox_call_limits(sb, b.memory, b.pids);
+			/* a session's answers are many: its caller caps each one */
+			if (b.uncapped)
+				tc_sandbox_uncap_output(sb);
 			/* it fails only when the init is gone: the run ends anyway */
 			(void)tc_sandbox_begin(sb, NULL, 0);
 		}
@@ -322,9 +325,8 @@ static void frame_rlimits(cJSON *meta, const struct tc_serve_request *r, bool le
 
 static int frame_build(struct call *c, bool leaf, struct tc_buf *f)
 {
-	static const char *const kinds[] = {
-		[TC_SERVE_CALL] = "call", [TC_SERVE_EXEC] = "exec", [TC_SERVE_STATS] = "none"
-	};
+	/* by enum tc_serve_kind */
+	static const char *const kinds[] = { "call", "exec", "none", "sess" };
 	cJSON *meta = cJSON_CreateObject(), *argv = cJSON_AddArrayToObject(meta, "argv");
 	char head[64], *m;
 	int n, r;
@@ -363,6 +365,8 @@ void tc_serve_entry_on_writable(struct entry *e)
 			break; /* the sandbox is gone: its outcome says why */
 		e->sent += (size_t)w;
 	}
+	if (tc_serve_session_keep_open(e))
+		return;
 	/* EOF after the one request: the harness reads to it */
 	tc_closep(&e->to);
 	e->to = -1;
@@ -377,8 +381,8 @@ static void record_latency(struct server *s, uint64_t us)
 
 static void dispatch(struct server *s, struct call *c, struct entry *e)
 {
-	struct serve_begin b = { c->req.limit[TC_LIMIT_MEMORY],
-				 s->setup->cfg->limit[TC_LIMIT_PIDS] };
+	struct serve_begin b = { c->req.limit[TC_LIMIT_MEMORY], s->setup->cfg->limit[TC_LIMIT_PIDS],
+				 c->req.kind == TC_SERVE_SESSION };
 	uint64_t now = tc_now_ns();
 
 	tc_serve_prio_restore(e); /* before the frame: it wakes the entry up */
@@ -393,6 +397,8 @@ static void dispatch(struct server *s, struct call *c, struct entry *e)
 		e->state = ENTRY_ENDING;
 		return;
 	}
+	if (c->req.kind == TC_SERVE_SESSION)
+		tc_serve_session_begin(s, c, e);
 	tc_serve_entry_on_writable(e);
 	record_latency(s, (now - c->queued_ns) / 1000);
 	if (c->warm)
@@ -520,6 +526,8 @@ static void call_cap(struct entry *e, struct tc_buf *b, enum tc_limit_id id, boo
 
 void tc_serve_entry_on_output(struct server *s, struct entry *e)
 {
+	if (tc_serve_session_relay(e, &e->from, "out"))
+		return;
 	/* the runner caps the tool's stdout at the policy's limit already */
 	drain_into(&e->from, &e->out, s->entry_cfg.limit[TC_LIMIT_STDOUT] + READY_LINE_MAX);
 	if (e->call)
@@ -532,6 +540,8 @@ void tc_serve_entry_on_output(struct server *s, struct entry *e)
 
 void tc_serve_entry_on_error(struct entry *e)
 {
+	if (tc_serve_session_relay(e, &e->err, "err"))
+		return;
 	drain_into(&e->err, &e->errb, ERR_KEEP_MAX + (size_t)(64u << 20));
 	if (e->call)
 		call_cap(e, &e->errb, TC_LIMIT_STDERR, &e->call->over_stderr);

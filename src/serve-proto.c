@@ -28,11 +28,14 @@ enum {
 	R_TIMEOUT,
 	R_LIMITS,
 	R_STDIN64,
+	R_ALLOW_IMPORTS,
+	R_DEFAULT_IMPORTS,
 	R__MAX
 };
-static const char *const request_keys[R__MAX] = { "id",	    "kind",	   "source", "args",
-						  "argv",   "stdin",	   "name",   "timeout_s",
-						  "limits", "stdin_base64" };
+static const char *const request_keys[R__MAX] = {
+	"id",	"kind",	     "source", "args",	       "argv",		"stdin",
+	"name", "timeout_s", "limits", "stdin_base64", "allow_imports", "default_imports"
+};
 
 /* The kinds of request by name; a new kind adds its row here and its bit
  * to each member it takes (check_members). */
@@ -40,6 +43,7 @@ static const char *const kind_names[] = {
 	[TC_SERVE_CALL] = "call",
 	[TC_SERVE_EXEC] = "exec",
 	[TC_SERVE_STATS] = "stats",
+	[TC_SERVE_SESSION] = "session",
 };
 
 /* A decoded JSON string value from its raw bytes (already valid JSON):
@@ -151,7 +155,8 @@ static int parse_kind(const char *raw, struct tc_serve_request *r, struct tc_err
 			return 0;
 		}
 	return tc_error_set(err, STAGE, EINVAL,
-			    "request: \"kind\" must be \"call\", \"exec\" or \"stats\"");
+			    "request: \"kind\" must be \"call\", \"exec\", \"session\" or "
+			    "\"stats\"");
 }
 
 /* The members a kind allows; any other (unknown: the first key that is no
@@ -163,6 +168,7 @@ static int check_members(char *const *m, enum tc_serve_kind kind, const char *un
 	enum {
 		CALL = 1u << TC_SERVE_CALL,
 		EXEC = 1u << TC_SERVE_EXEC,
+		SESS = 1u << TC_SERVE_SESSION,
 		ALL = (1u << TC_ARRAY_SIZE(kind_names)) - 1
 	};
 	static const unsigned allowed[R__MAX] = {
@@ -173,9 +179,11 @@ static int check_members(char *const *m, enum tc_serve_kind kind, const char *un
 		[R_ARGV] = EXEC,
 		[R_STDIN] = EXEC,
 		[R_NAME] = CALL | EXEC,
-		[R_TIMEOUT] = CALL | EXEC,
-		[R_LIMITS] = CALL | EXEC,
+		[R_TIMEOUT] = CALL | EXEC | SESS,
+		[R_LIMITS] = CALL | EXEC | SESS,
 		[R_STDIN64] = EXEC,
+		[R_ALLOW_IMPORTS] = SESS,
+		[R_DEFAULT_IMPORTS] = SESS,
 	};
 	char names[256];
 	size_t used = 0;
@@ -197,7 +205,7 @@ static int check_members(char *const *m, enum tc_serve_kind kind, const char *un
 		return tc_error_set(err, STAGE, EINVAL,
 				    "request: \"stdin\" and \"stdin_base64\" are the same input: "
 				    "give one");
-	if (kind != TC_SERVE_STATS && !m[R_SOURCE])
+	if ((kind == TC_SERVE_CALL || kind == TC_SERVE_EXEC) && !m[R_SOURCE])
 		return tc_error_set(err, STAGE, EINVAL,
 				    "request: \"source\" is missing (the tool's source text; the "
 				    "server never reads a file for a caller)");
@@ -233,8 +241,8 @@ static int parse_stdin64(const char *raw, size_t request_max, struct tc_serve_re
 	return 0;
 }
 
-static int parse_members(char *const *m, const char *unknown, size_t max_bytes,
-			 const uint64_t *ceiling, struct tc_serve_request *r, struct tc_error *err)
+static int parse_members(char **m, const char *unknown, size_t max_bytes, const uint64_t *ceiling,
+			 struct tc_serve_request *r, struct tc_error *err)
 {
 	size_t request_max = ceiling[TC_LIMIT_REQUEST];
 	int ret = parse_kind(m[R_KIND], r, err);
@@ -243,6 +251,11 @@ static int parse_members(char *const *m, const char *unknown, size_t max_bytes,
 		ret = check_members(m, r->kind, unknown, err);
 	if (ret < 0 || r->kind == TC_SERVE_STATS)
 		return ret;
+	if (r->kind == TC_SERVE_SESSION) {
+		r->allow_imports = TAKE_PTR(m[R_ALLOW_IMPORTS]);
+		r->default_imports = TAKE_PTR(m[R_DEFAULT_IMPORTS]);
+		return tc_serve_limits_parse(m[R_LIMITS], m[R_TIMEOUT], max_bytes, ceiling, r, err);
+	}
 	ret = decode_string(m[R_SOURCE], "source", request_max, &r->source, &r->source_len, err);
 	if (ret >= 0 && m[R_NAME])
 		ret = parse_name(m[R_NAME], r, err);
@@ -305,6 +318,8 @@ void tc_serve_request_release(struct tc_serve_request *r)
 	free(r->id);
 	free(r->source);
 	free(r->input);
+	free(r->allow_imports);
+	free(r->default_imports);
 	for (size_t i = 0; i < r->argc; i++)
 		free(r->argv[i]);
 	memset(r, 0, sizeof(*r));

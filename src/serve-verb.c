@@ -59,6 +59,7 @@ static int load(struct loaded *l, struct tc_error *e)
 		return r;
 	setup->harness = TC_ROOTFS_SERVE;
 	setup->cfg = &v->cfg;
+	setup->session_policy = &v->policy;
 	setup->policy_path = v->policy_path;
 	memcpy(setup->policy_sha256, v->out.policy_sha256, sizeof(setup->policy_sha256));
 	memcpy(setup->rootfs_sha256, v->out.rootfs_sha256, sizeof(setup->rootfs_sha256));

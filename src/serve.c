@@ -25,9 +25,11 @@
 #include "util.h"
 
 #define SD_LISTEN_FDS_START 3
-#define ENTRY_LIFETIME_MS   (3600ull * 1000) /* an idle entry's own wall clock */
-#define READY_WAIT_MS	    60000	     /* READY=1 at the latest after this */
-#define SERVE_CGROUP	    "server"	     /* the server's own child of a delegated cgroup */
+/* a dispatched entry's own wall clock, behind the server's deadline: a
+ * session's lifetime (as `toolcell session`'s own sandbox has) */
+#define ENTRY_LIFETIME_MS (86400ull * 1000)
+#define READY_WAIT_MS	  60000	   /* READY=1 at the latest after this */
+#define SERVE_CGROUP	  "server" /* the server's own child of a delegated cgroup */
 
 /* ---- the socket ---- */
 
@@ -182,7 +184,7 @@ static void conn_close(struct server *s, struct conn *c)
 	free(c);
 }
 
-static void enqueue(struct server *s, struct conn *c, struct tc_serve_request *req)
+bool tc_serve_enqueue(struct server *s, struct conn *c, struct tc_serve_request *req)
 {
 	struct call *call;
 	bool ready = false;
@@ -191,12 +193,12 @@ static void enqueue(struct server *s, struct conn *c, struct tc_serve_request *r
 		tc_serve_answer_error(
 			s, c, req->id, "Busy",
 			"every pool entry is busy and the queue is full; try again later");
-		return;
+		return false;
 	}
 	call = calloc(1, sizeof(*call));
 	if (!call) {
 		tc_serve_answer_error(s, c, req->id, "SandboxError", "out of memory");
-		return;
+		return false;
 	}
 	for (struct entry *e = s->entries; e; e = e->next)
 		ready |= e->state == ENTRY_READY && e->uid == c->uid;
@@ -211,6 +213,7 @@ static void enqueue(struct server *s, struct conn *c, struct tc_serve_request *r
 	s->n_queue++;
 	c->calls++;
 	tc_serve_pool_dispatch(s);
+	return true;
 }
 
 static void on_line(struct server *s, struct conn *c, const char *line, size_t len)
@@ -228,8 +231,10 @@ static void on_line(struct server *s, struct conn *c, const char *line, size_t l
 		tc_serve_answer_stats(s, c, req.id);
 	else if (s->draining)
 		tc_serve_answer_error(s, c, req.id, "Busy", "the server is shutting down");
+	else if (req.kind == TC_SERVE_SESSION)
+		tc_serve_session_request(s, c, &req);
 	else
-		enqueue(s, c, &req);
+		tc_serve_enqueue(s, c, &req);
 	tc_serve_request_release(&req);
 }
 
@@ -257,6 +262,10 @@ static void take_lines(struct server *s, struct conn *c)
 			on_line(s, c, c->in.p, len);
 		c->skipping = false;
 		tc_buf_drop(&c->in, len + 1);
+		if (c->mode != CONN_REQUESTS) { /* a session's: what follows is its stream */
+			tc_serve_session_flush(c);
+			return;
+		}
 	}
 	if (c->in.len > max && !c->skipping) {
 		char msg[128];
@@ -283,6 +292,11 @@ static bool conn_read(struct server *s, struct conn *c)
 
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR;
+	if (c->mode != CONN_REQUESTS) {
+		c->rd_eof = n == 0;
+		tc_serve_session_input(s, c, chunk, (size_t)n, n == 0);
+		return true;
+	}
 	if (n == 0) {
 		c->rd_eof = true; /* it may still read its answers */
 		return true;
@@ -360,13 +374,18 @@ static void poll_build(struct server *s, struct polls *p)
 	poll_add(p, s->sfd, POLLIN, SLOT_SIGNAL, NULL);
 	for (struct conn *c = s->conns; c; c = c->next) {
 		/* a caller that does not read its answers is not read either */
-		short ev = (c->rd_eof || c->out.len > (1u << 20) ? 0 : POLLIN) |
+		short ev = (c->rd_eof || c->out.len > (1u << 20) || !tc_serve_session_want_input(c)
+				    ? 0
+				    : POLLIN) |
 			   (c->out.len ? POLLOUT : 0);
 		poll_add(p, c->fd, ev, SLOT_CONN, c);
 	}
 	for (struct entry *e = s->entries; e; e = e->next) {
-		poll_add(p, e->from, POLLIN, SLOT_FROM, e);
-		poll_add(p, e->err, POLLIN, SLOT_ERR, e);
+		/* a session's output waits while its caller does not read */
+		bool out = tc_serve_session_want_output(e);
+
+		poll_add(p, out ? e->from : -1, POLLIN, SLOT_FROM, e);
+		poll_add(p, out ? e->err : -1, POLLIN, SLOT_ERR, e);
 		poll_add(p, e->status, POLLIN, SLOT_STATUS, e);
 		if (e->frame.len)
 			poll_add(p, e->to, POLLOUT, SLOT_TO, e);
@@ -469,6 +488,7 @@ static void on_signal(struct server *s)
 		s->draining = true;
 		sd_notify_text("STOPPING=1");
 		tc_serve_pool_drain(s);
+		tc_serve_session_drain(s);
 	}
 }
 

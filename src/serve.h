@@ -44,6 +44,9 @@ enum tc_serve_kind {
 	TC_SERVE_CALL,	/* run(args) of a tool: the `call` envelope */
 	TC_SERVE_EXEC,	/* a script with argv and stdin: stdout, stderr, exit code */
 	TC_SERVE_STATS, /* the pools and counters */
+	/* a session (`toolcell session --server`): the session harness in a
+	 * warm entry, and the connection a stream to it (serve-session.c) */
+	TC_SERVE_SESSION,
 };
 
 /* One request line, checked (the caller's untrusted input). */
@@ -64,6 +67,11 @@ struct tc_serve_request {
 	 * the server's and got the server's. */
 	uint64_t limit[TC_LIMIT__MAX];
 	bool asked[TC_LIMIT__MAX], clamped[TC_LIMIT__MAX];
+	/* session: the raw JSON arrays of "allow_imports" (MODULE) and
+	 * "default_imports" (ALIAS=MODULE), or NULL; owned. The server puts
+	 * the harness's config in source and its working folder in argv[0]
+	 * (the frame's argv) */
+	char *allow_imports, *default_imports;
 };
 
 /* Whether a request's "limits" may set limit id: the wall clock, the
@@ -138,9 +146,22 @@ extern const size_t tc_serve_n_opts;
  * otherwise (NULL when that is unset). */
 const char *tc_serve_default_socket(char *buf, size_t n);
 
+struct tc_policy;
+struct cJSON;
+
+/* A session request's "allow_imports" and "default_imports" (raw JSON, or
+ * NULL) into o's --allow-import and --default-import lists, pointing into
+ * trees (the caller's to cJSON_Delete, also after a failure): arrays of at
+ * most TC_MAX_IMPORTS strings each; -EINVAL or -E2BIG with err naming the
+ * key. The policy checks the names (tc_policy_session_config). Pure
+ * (serve-session.c). */
+int tc_serve_session_imports(const char *allow, const char *defaults, struct tc_overrides *o,
+			     struct cJSON *trees[2], struct tc_error *err);
+
 /* What the server runs with, from the policy and the host. */
 struct tc_serve_setup {
 	const struct tc_config *cfg;
+	const struct tc_policy *session_policy; /* the whole policy: its "session" section */
 	struct tc_serve_policy policy;
 	const char *policy_path;
 	char policy_sha256[65], rootfs_sha256[65];
@@ -168,6 +189,14 @@ struct tc_cli;
  * returns the exit status of `call` (0 ok, 1 the tool failed, 125
  * toolcell's own). Options a server cannot take are refused (125). */
 int tc_serve_client_call(const struct tc_cli *cli, size_t request_max);
+
+/* The first option of the command line a server cannot take (its policy,
+ * rootfs, binds, environment and the limits an entry is built with are the
+ * server's), or NULL. */
+const char *tc_serve_client_unsendable(const struct tc_cli *cli);
+
+/* A request's "limits": the command line's own, in the policy's units. */
+void tc_serve_client_add_limits(struct cJSON *doc, const struct tc_cli *cli);
 
 /* `toolcell python --server SOCKET SCRIPT [ARGS]`: send the script's
  * source, its arguments, stdin (read whole, at most request_max bytes) and

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -51,6 +52,9 @@ struct session {
 	bool state_lost;     /* the next answer comes from a fresh sandbox after a loss */
 	bool gone;	     /* the caller stopped reading our answers */
 	uint64_t answer_max; /* bytes of one answer line: the stdout limit */
+	uint64_t request_ms; /* the longest a request may run (and its default) */
+	int srv;	     /* --server: the stream to our sandbox (to_h, from_h), or -1 */
+	struct tc_buf demux; /* its chunks, not yet whole */
 };
 
 enum outcome {
@@ -62,22 +66,55 @@ enum outcome {
 
 /* ---- the sandbox ---- */
 
-static int start(struct session *s, struct tc_error *err)
+static void take_chunks(struct session *s, const char *p, size_t n);
+
+/* A sandbox runs: our own, or one of the server's. */
+static bool live(const struct session *s)
 {
-	int fds[3];
-	int r = tc_sandbox_start(&s->sp, &s->sb, err);
+	return s->sb || s->srv >= 0;
+}
+
+/* A sandbox of the server's (--server): its stream is the harness's
+ * stdin and its stdout; its stderr comes in the stream's chunks. */
+static int start_remote(struct session *s, int fds[3], struct tc_error *err)
+{
+	struct tc_session_remote rm;
+	int r = tc_session_remote_start(s->spec->server, s->spec->server_request, &rm, err);
 
 	if (r < 0)
 		return r;
-	tc_sandbox_take_stdio(s->sb, fds);
+	s->srv = fds[0] = fds[1] = rm.fd;
+	fds[2] = -1;
+	s->request_ms = rm.request_ms;
+	s->answer_max = rm.answer_max;
+	s->cfg.limit[TC_LIMIT_REQUEST] = rm.request_max;
+	s->ended.known = false; /* until its stream's end says */
+	/* what came after the answer line: the stream's first chunks */
+	tc_buf_release(&s->demux);
+	s->demux = rm.rest;
+	return 0;
+}
+
+static int start(struct session *s, struct tc_error *err)
+{
+	int fds[3];
+	int r = s->spec->server ? start_remote(s, fds, err) : tc_sandbox_start(&s->sp, &s->sb, err);
+
+	if (r < 0)
+		return r;
+	if (s->sb)
+		tc_sandbox_take_stdio(s->sb, fds);
 	s->to_h = fds[0];
 	s->from_h = fds[1];
 	s->err_h = fds[2];
 	s->over = s->harness_eof = false;
 	s->hout.len = 0;
 	s->ended_idle = false;
+	if (s->srv >= 0)
+		take_chunks(s, NULL, 0);
 	fcntl(s->from_h, F_SETFL, O_NONBLOCK);
-	fcntl(s->err_h, F_SETFL, O_NONBLOCK);
+	if (s->err_h >= 0)
+		fcntl(s->err_h, F_SETFL, O_NONBLOCK);
 	/* a harness that stops reading must not block us past a deadline */
 	fcntl(s->to_h, F_SETFL, O_NONBLOCK);
 	return 0;
@@ -122,6 +159,24 @@ enum {
 	P__N
 };
 
+/* --server: the stream's chunks; the end says how the sandbox ended (as
+ * stop() learns it for a sandbox of our own). */
+static void take_chunks(struct session *s, const char *p, size_t n)
+{
+	struct tc_session_end end;
+	int r = n ? tc_buf_add(&s->demux, p, n) : 0;
+
+	if (r >= 0)
+		r = tc_session_remote_take(&s->demux, &s->hout, STDERR_FILENO, &end);
+	if (r == 0)
+		return;
+	s->harness_eof = s->over = true;
+	if (r > 0) {
+		s->ended = (struct ended){ .known = true, .status = end.status };
+		snprintf(s->ended.message, sizeof(s->ended.message), "%s", end.message);
+	}
+}
+
 static void pump_events(struct session *s, const struct want *w, const struct pollfd *p)
 {
 	char chunk[65536];
@@ -141,7 +196,9 @@ static void pump_events(struct session *s, const struct want *w, const struct po
 	if (p[P_OUT].revents) {
 		n = read(s->from_h, chunk, sizeof(chunk));
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
-			s->harness_eof = true;
+			s->harness_eof = s->over = s->over || s->srv >= 0; /* --server: all ended */
+		else if (n > 0 && s->srv >= 0)
+			take_chunks(s, chunk, (size_t)n);
 		else if (n > 0 && tc_buf_add(&s->hout, chunk, (size_t)n) < 0)
 			s->harness_eof = true;
 	}
@@ -170,7 +227,12 @@ static void pump(struct session *s, const struct want *w)
 			until = tc_sandbox_deadline(s->sb);
 	}
 	p[P_ERR] = (struct pollfd){ .fd = s->err_h, .events = POLLIN };
-	p[P_OUT] = (struct pollfd){ .fd = w->answer && !s->harness_eof ? s->from_h : -1,
+	/* --server: its stream also says when the sandbox ended while idle */
+	p[P_OUT] = (struct pollfd){ .fd = (w->answer ||
+					   (s->srv >= 0 && s->hout.len <= s->answer_max)) &&
+							  !s->harness_eof
+						  ? s->from_h
+						  : -1,
 				    .events = POLLIN };
 	p[P_IN] = (struct pollfd){ .fd = sending && !s->harness_eof ? s->to_h : -1,
 				   .events = POLLOUT };
@@ -186,6 +248,23 @@ static void pump(struct session *s, const struct want *w)
 	pump_events(s, w, p);
 }
 
+/* --server: EOF to the harness (gently: it ends, and the stream's end
+ * says how), or the stream closed at once (the server kills the sandbox). */
+static void stop_remote(struct session *s, bool gently)
+{
+	uint64_t grace = tc_now_ns() + STOP_GRACE_MS * 1000000ull;
+	struct want w = { .until = grace };
+
+	if (s->to_h >= 0)
+		shutdown(s->srv, SHUT_WR);
+	s->to_h = -1;
+	while (gently && !s->over && tc_now_ns() < grace)
+		pump(s, &w);
+	tc_closep(&s->srv);
+	s->from_h = -1;
+	s->over = false;
+}
+
 /* End the sandbox (gently: EOF to the harness, a grace to end; else at
  * once), finish it and keep how it ended in s->ended; the workspace is
  * applied as at the end of any run. */
@@ -197,6 +276,10 @@ static void stop(struct session *s, bool gently)
 	struct tc_error e = { 0 };
 	struct tc_outcome o;
 
+	if (s->srv >= 0) {
+		stop_remote(s, gently);
+		return;
+	}
 	if (!s->sb)
 		return;
 	tc_closep(&s->to_h);
@@ -221,54 +304,12 @@ static void stop(struct session *s, bool gently)
 
 /* ---- answers ---- */
 
-struct answer {
-	const char *id;	      /* raw JSON, or NULL for null */
-	const char *raw[6];   /* success, stdout, stderr, globals, exception, output_files */
-	const char *err_type; /* toolcell's own exception, or NULL */
-	const char *err_message;
-	bool timed_out;
-	double duration_s;
-	uint64_t clamped_ms; /* "timeout_s" was above the session's limit and lowered to it */
-};
-
-static const char *const answer_keys[] = { "success", "stdout",	   "stderr",
-					   "globals", "exception", "output_files" };
-static const char *const answer_default[] = { "false", "\"\"", "\"\"", "{}", "null", "{}" };
-
-/* The answer line, built as a cJSON tree like all JSON toolcell writes;
- * the harness's values (already validated) go in as raw bytes. */
-static int respond(struct session *s, const struct answer *a)
+/* The answer line to the caller. */
+static int respond(struct session *s, const struct tc_session_answer *a)
 {
-	_cleanup_cjson_ cJSON *o = cJSON_CreateObject();
-	_cleanup_free_ char *text = NULL;
-	bool failed = false;
-	char num[64];
-	int r;
+	_cleanup_free_ char *text = tc_session_answer_line(a, s->state_lost);
+	int r = text ? tc_write_all(s->spec->out_fd, text, strlen(text)) : -ENOMEM;
 
-	tc_json_add(&failed, o, "id", cJSON_CreateRaw(a->id ? a->id : "null"));
-	for (size_t i = 0; i < TC_ARRAY_SIZE(answer_keys); i++) {
-		cJSON *e;
-
-		if (i != 4 || !a->err_type) {
-			tc_json_add(&failed, o, answer_keys[i],
-				    cJSON_CreateRaw(a->raw[i] ? a->raw[i] : answer_default[i]));
-			continue;
-		}
-		e = tc_json_add(&failed, o, answer_keys[i], cJSON_CreateObject());
-		tc_json_add(&failed, e, "type", tc_json_string(a->err_type));
-		tc_json_add(&failed, e, "message", tc_json_string(a->err_message));
-		tc_json_add(&failed, e, "traceback", cJSON_CreateNull());
-	}
-	tc_json_add(&failed, o, "timed_out", cJSON_CreateBool(a->timed_out));
-	snprintf(num, sizeof(num), "%.3f", a->duration_s);
-	tc_json_add(&failed, o, "duration_s", cJSON_CreateRaw(num));
-	tc_json_add(&failed, o, "state_lost", cJSON_CreateBool(s->state_lost));
-	if (a->clamped_ms) {
-		snprintf(num, sizeof(num), "%.3f", (double)a->clamped_ms / 1000);
-		tc_json_add(&failed, o, "timeout_clamped_to", cJSON_CreateRaw(num));
-	}
-	text = failed ? NULL : tc_json_document(o, false);
-	r = text ? tc_write_all(s->spec->out_fd, text, strlen(text)) : -ENOMEM;
 	if (r == -EPIPE)
 		s->gone = true; /* nobody reads: the session ends */
 	return r;
@@ -276,7 +317,7 @@ static int respond(struct session *s, const struct answer *a)
 
 static int refuse(struct session *s, const char *id, const char *type, const char *message)
 {
-	struct answer a = { .id = id, .err_type = type, .err_message = message };
+	struct tc_session_answer a = { .id = id, .err_type = type, .err_message = message };
 
 	return respond(s, &a);
 }
@@ -294,12 +335,15 @@ static char *take_answer(struct session *s)
 		size_t line_len = (size_t)(nl - s->hout.p);
 		char *keys_nonce[1] = { NULL };
 		struct tc_error e = { 0 };
-		char want[32];
-		/* a NUL in the line makes it no answer (and no C string) */
-		char *line =
-			memchr(s->hout.p, '\0', line_len) ? NULL : strndup(s->hout.p, line_len);
+		char want[32], *line;
 		bool ours;
 
+		/* a line over the limit stays: ask answers OutputLimit, as for
+		 * one whose end has not come */
+		if (line_len > s->answer_max)
+			return NULL;
+		/* a NUL in the line makes it no answer (and no C string) */
+		line = memchr(s->hout.p, '\0', line_len) ? NULL : strndup(s->hout.p, line_len);
 		tc_buf_drop(&s->hout, line_len + 1);
 		snprintf(want, sizeof(want), "%" PRIu64, s->nonce);
 		ours = line &&
@@ -351,36 +395,13 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 	}
 }
 
-/* The exception type for how a sandbox ended under a request. A timeout
- * status here is a session-wide limit: the CPU time (RLIMIT_CPU of the
- * long-lived interpreter) or the sandbox's 24-hour lifetime, never the
- * request's own time (that is TIMED_OUT). */
-static const char *ended_type(enum tc_status status)
-{
-	switch (status) {
-	case TC_STATUS_TIMEOUT:
-		return "SessionLimit";
-	case TC_STATUS_MEMORY_LIMIT:
-	case TC_STATUS_PIDS_LIMIT:
-	case TC_STATUS_OUTPUT_LIMIT:
-	case TC_STATUS_SYSCALL_DENIED:
-	case TC_STATUS_SANDBOX_ERROR:
-		return tc_status_error_type(status); /* a call's words for them */
-	case TC_STATUS_OK:
-	case TC_STATUS_EXIT_NONZERO:
-	case TC_STATUS_SIGNALED:
-	case TC_STATUS_REJECTED:
-		break; /* the harness exited, or was signalled, by itself */
-	}
-	return "SandboxExited";
-}
-
 /* The answer for a sandbox that ended (s->ended) under a request. */
-static void ended_answer(const struct session *s, struct answer *a, char *msg, size_t size)
+static void ended_answer(const struct session *s, struct tc_session_answer *a, char *msg,
+			 size_t size)
 {
 	const struct ended *e = &s->ended;
 
-	a->err_type = e->known ? ended_type(e->status) : "SandboxExited";
+	a->err_type = e->known ? tc_session_ended_type(e->status) : "SandboxExited";
 	snprintf(msg, size,
 		 "the session's sandbox ended (%s%s%s) while the request ran; the next request "
 		 "starts a fresh one",
@@ -393,7 +414,7 @@ static void ended_answer(const struct session *s, struct answer *a, char *msg, s
  * only when the sandbox ends: the caller may read them before the next
  * request. With workspace_apply on_success, only after a request that
  * succeeded. */
-static void apply_workspace(struct session *s, const struct answer *a)
+static void apply_workspace(struct session *s, const struct tc_session_answer *a)
 {
 	struct tc_workspace_stats st;
 	int r;
@@ -411,38 +432,23 @@ static void apply_workspace(struct session *s, const struct answer *a)
 					    : "an entry failed");
 }
 
-static bool raw_is(const char *raw, int i)
-{
-	switch (i) {
-	case 0:
-		return !strcmp(raw, "true") || !strcmp(raw, "false");
-	case 1:
-	case 2:
-		return raw[0] == '"';
-	case 4:
-		return raw[0] == '{' || !strcmp(raw, "null");
-	default:
-		return raw[0] == '{';
-	}
-}
-
 /* Fill a from what ask returned. */
 static void outcome_answer(struct session *s, enum outcome out, char *answer, uint64_t limit_ms,
-			   char **raw, struct answer *a, char *msg, size_t size)
+			   char **raw, struct tc_session_answer *a, char *msg, size_t size)
 {
 	struct tc_error e = { 0 };
 
 	switch (out) {
 	case ANSWERED:
 		if (tc_json_members(answer, strlen(answer), s->answer_max, TC_STAGE_ANSWER,
-				    answer_keys, TC_ARRAY_SIZE(answer_keys), raw, &e) < 0) {
+				    tc_session_answer_keys, TC_SESSION_ANSWER_KEYS, raw, &e) < 0) {
 			a->err_type = "InvalidResponse";
 			snprintf(msg, size, "%s", e.message);
 			a->err_message = msg;
 			break;
 		}
-		for (size_t i = 0; i < TC_ARRAY_SIZE(answer_keys); i++)
-			a->raw[i] = raw[i] && raw_is(raw[i], (int)i) ? raw[i] : NULL;
+		for (size_t i = 0; i < TC_SESSION_ANSWER_KEYS; i++)
+			a->raw[i] = raw[i] && tc_session_raw_is(raw[i], (int)i) ? raw[i] : NULL;
 		apply_workspace(s, a);
 		break;
 	case TIMED_OUT:
@@ -472,8 +478,8 @@ static void outcome_answer(struct session *s, enum outcome out, char *answer, ui
 static void run_code(struct session *s, const char *line, size_t len,
 		     const struct tc_session_request *req)
 {
-	char *raw[TC_ARRAY_SIZE(answer_keys)] = { 0 }, *answer = NULL, msg[1400];
-	struct answer a = { .id = req->id, .clamped_ms = req->clamped_ms };
+	char *raw[TC_SESSION_ANSWER_KEYS] = { 0 }, *answer = NULL, msg[1400];
+	struct tc_session_answer a = { .id = req->id, .clamped_ms = req->clamped_ms };
 	struct tc_error e = { 0 };
 	enum outcome out = ENDED;
 	uint64_t t0;
@@ -489,10 +495,10 @@ static void run_code(struct session *s, const char *line, size_t len,
 	}
 	s->nonce >>= 11; /* exact in a double, whatever reads the JSON */
 	t0 = tc_now_ns();
-	if (s->ended_idle && !s->sb) {
+	if (s->ended_idle && !live(s)) {
 		/* the sandbox ended while no request ran: this one finds it so */
 		ended_answer(s, &a, msg, sizeof(msg));
-	} else if (!s->sb && start(s, &e) < 0) {
+	} else if (!live(s) && start(s, &e) < 0) {
 		s->ended = (struct ended){ .known = true, .status = TC_STATUS_SANDBOX_ERROR };
 		snprintf(s->ended.message, sizeof(s->ended.message), "%s", e.message);
 		ended_answer(s, &a, msg, sizeof(msg));
@@ -509,67 +515,16 @@ static void run_code(struct session *s, const char *line, size_t len,
 	free(answer);
 }
 
-int tc_session_request_parse(const char *line, size_t len, size_t max_bytes, uint64_t ceiling_ms,
-			     struct tc_session_request *ret, struct tc_error *err)
-{
-	static const char *const keys[] = { "id", "op", "code", "timeout_s" };
-	char *m[TC_ARRAY_SIZE(keys)] = { 0 };
-	int r;
-
-	*ret = (struct tc_session_request){ .op = TC_SESSION_CODE, .limit_ms = ceiling_ms };
-	r = tc_json_members(line, len, max_bytes, TC_STAGE_REQUEST, keys, TC_ARRAY_SIZE(keys), m,
-			    err);
-	if (r < 0)
-		return r;
-	ret->id = m[0];
-	if (m[1] && !strcmp(m[1], "\"shutdown\"")) {
-		ret->op = TC_SESSION_SHUTDOWN;
-	} else if (m[1] && !strcmp(m[1], "\"reset\"")) {
-		ret->op = TC_SESSION_RESET;
-	} else if (m[1]) {
-		r = tc_error_set(err, TC_STAGE_REQUEST, EINVAL,
-				 "request: \"op\" must be \"reset\" or \"shutdown\" (or absent, "
-				 "with \"code\")");
-	} else if (!m[2] || m[2][0] != '"') {
-		r = tc_error_set(err, TC_STAGE_REQUEST, EINVAL,
-				 "request: \"code\" must be a string");
-	} else if (m[3]) {
-		char *end = NULL;
-		double t = strtod(m[3], &end);
-		/* a JSON number (members are valid JSON), so strtod reads all of it */
-		if (!end || *end || !(t > 0))
-			r = tc_error_set(err, TC_STAGE_REQUEST, EINVAL,
-					 "request: \"timeout_s\" must be a number above 0 "
-					 "(seconds; the session's limit is %.3f s)",
-					 (double)ceiling_ms / 1000);
-		else if (t * 1000 > (double)ceiling_ms)
-			ret->clamped_ms = ceiling_ms; /* Rustic asks 60 s by default */
-		else
-			ret->limit_ms = (uint64_t)(t * 1000 + 0.999);
-	}
-	if (!ret->limit_ms)
-		ret->limit_ms = 1;
-	for (size_t i = 1; i < TC_ARRAY_SIZE(m); i++)
-		free(m[i]);
-	return r;
-}
-
-void tc_session_request_release(struct tc_session_request *r)
-{
-	free(r->id);
-	r->id = NULL;
-}
-
 /* One request line from the caller. false: shutdown. */
 static bool serve_one(struct session *s, const char *line, size_t len)
 {
 	struct tc_session_request req;
 	struct tc_error e = { 0 };
-	struct answer a = { .raw = { "true" } };
+	struct tc_session_answer a = { .raw = { "true" } };
 	bool go_on = true;
 
-	if (tc_session_request_parse(line, len, s->cfg.limit[TC_LIMIT_REQUEST], s->spec->request_ms,
-				     &req, &e) < 0) {
+	if (tc_session_request_parse(line, len, s->cfg.limit[TC_LIMIT_REQUEST], s->request_ms, &req,
+				     &e) < 0) {
 		refuse(s, req.id, "BadRequest", e.message);
 		tc_session_request_release(&req);
 		return true;
@@ -637,10 +592,15 @@ static bool next_request(struct session *s, size_t *ret_len, bool *skipping)
 
 int tc_session_serve(const struct tc_session_spec *spec)
 {
-	struct session s = {
-		.spec = spec, .cfg = *spec->cfg, .to_h = -1, .from_h = -1, .err_h = -1
-	};
+	struct session s = { .spec = spec,
+			     .cfg = *spec->cfg,
+			     .to_h = -1,
+			     .from_h = -1,
+			     .err_h = -1,
+			     .srv = -1,
+			     .request_ms = spec->request_ms };
 	bool go_on = true, skipping = false;
+	struct tc_error e = { 0 };
 
 	/* the sandbox's own wall clock is the session's lifetime; output is
 	 * capped per answer (answer_max), not over the whole session */
@@ -661,6 +621,11 @@ int tc_session_serve(const struct tc_session_spec *spec)
 					 /* SIGTERM ends the session (its sandbox dies with
 					  * it), idle or not */
 					 .caller_signals = true };
+	/* --server: a session that cannot start says why, and toolcell ends */
+	if (spec->server && start(&s, &e) < 0) {
+		tc_diag("%s", e.message);
+		return 125;
+	}
 	while (go_on && !s.gone) {
 		size_t len;
 		bool eof_line;
@@ -676,5 +641,6 @@ int tc_session_serve(const struct tc_session_spec *spec)
 	stop(&s, true);
 	free(s.in.p);
 	free(s.hout.p);
+	free(s.demux.p);
 	return 0;
 }

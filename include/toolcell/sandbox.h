@@ -122,6 +122,10 @@ void tc_sandbox_take_stdio(struct tc_sandbox *sb, int ret_fds[3]);
  * classification sees its last line (a MemoryError) as in other modes. */
 void tc_sandbox_stderr_seen(struct tc_sandbox *sb, const char *buf, size_t len);
 
+/* No cap on the tool's stdout and stderr from now on: a server's session
+ * (its answers are many; its caller caps each one). */
+void tc_sandbox_uncap_output(struct tc_sandbox *sb);
+
 /* Fill p[0 .. TC_SANDBOX_POLLFDS) with what to watch (fd -1: nothing). */
 void tc_sandbox_pollfds(const struct tc_sandbox *sb, struct pollfd *p);
 

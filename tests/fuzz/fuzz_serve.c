@@ -7,12 +7,15 @@
  * call's own limits ("limits", "timeout_s") never above the server's and
  * only those a call may set, a "stdin_base64" decoded within the request
  * limit, an id that is itself one valid JSON value, and no member its
- * kind does not take (README's table, written out again here). The
+ * kind does not take (README's table, written out again here); a
+ * session's imports decoded within TC_MAX_IMPORTS, or refused. The
  * policy's "serve" section parser gets the same bytes. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "protocol.h"
 #include "serve.h"
@@ -30,6 +33,8 @@ static void check_keys(const uint8_t *data, size_t size, enum tc_serve_kind kind
 		[TC_SERVE_EXEC] = { "id", "kind", "source", "argv", "stdin", "stdin_base64", "name",
 				    "timeout_s", "limits" },
 		[TC_SERVE_STATS] = { "id", "kind" },
+		[TC_SERVE_SESSION] = { "id", "kind", "timeout_s", "limits", "allow_imports",
+				       "default_imports" },
 	};
 	struct tc_json_scan s = { 0 };
 
@@ -51,6 +56,32 @@ static void check_keys(const uint8_t *data, size_t size, enum tc_serve_kind kind
 	tc_json_scan_release(&s);
 }
 
+/* A session request: no source (the server makes the harness's config),
+ * its imports raw JSON arrays, which the server's decoding takes or
+ * refuses with a message, never past TC_MAX_IMPORTS each. */
+static void check_session(const struct tc_serve_request *r)
+{
+	struct tc_overrides o = { 0 };
+	struct cJSON *trees[2] = { NULL, NULL };
+	struct tc_error err = { 0 };
+	int ret;
+
+	if (r->source || r->input || r->argc)
+		abort();
+	ret = tc_serve_session_imports(r->allow_imports, r->default_imports, &o, trees, &err);
+	if ((ret != 0 && ret != -EINVAL && ret != -E2BIG) || (ret < 0 && !err.message[0]) ||
+	    o.n_allow_import > TC_MAX_IMPORTS || o.n_default_import > TC_MAX_IMPORTS)
+		abort();
+	for (size_t i = 0; ret == 0 && i < o.n_allow_import; i++)
+		if (!o.allow_import[i])
+			abort();
+	for (size_t i = 0; ret == 0 && i < o.n_default_import; i++)
+		if (!o.default_import[i])
+			abort();
+	cJSON_Delete(trees[0]);
+	cJSON_Delete(trees[1]);
+}
+
 static void check_accepted(const struct tc_serve_request *r, const uint64_t *ceiling)
 {
 	struct tc_error err = { 0 };
@@ -70,6 +101,10 @@ static void check_accepted(const struct tc_serve_request *r, const uint64_t *cei
 		abort();
 	if (r->kind == TC_SERVE_STATS)
 		return;
+	if (r->kind == TC_SERVE_SESSION) {
+		check_session(r);
+		return;
+	}
 	if (!r->source || r->source_len > FUZZ_REQUEST_MAX || strlen(r->source) != r->source_len)
 		abort();
 	if (n < 4 || strcmp(r->name + n - 3, ".py") || strchr(r->name, '/'))

@@ -452,7 +452,7 @@ print(a[-1]["id"], a[-1]["status"], a[-1]["stdout"], end="")' "$TC_TMP/out" >"$T
 null request: not valid JSON near byte 1
 null request: expected a JSON object
 null request: "id" must be a string or a number
-1 request: "kind" must be "call", "exec" or "stats"
+1 request: "kind" must be "call", "exec", "session" or "stats"
 2 request: "source" must be a string
 3 request: "timeout_s" must be a number above 0 (seconds; the server's limit is 30.000 s)
 4 request: "argv" must be an array of strings

@@ -245,7 +245,7 @@ PY
 	[ "$(sed -n 1p "$TC_TMP/out" | jget error.type)" = BadRequest ]
 	[ "$(sed -n 1p "$TC_TMP/out" | jget id)" = null ]
 	[ "$(answer 3 error.message)" = 'request: "source" is missing (the tool'"'"'s source text; the server never reads a file for a caller)' ]
-	[ "$(answer '"x"' error.message)" = 'request: "kind" must be "call", "exec" or "stats"' ]
+	[ "$(answer '"x"' error.message)" = 'request: "kind" must be "call", "exec", "session" or "stats"' ]
 	[ "$(answer 4 data)" = "[1, 2]" ]
 }
 

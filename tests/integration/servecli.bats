@@ -223,5 +223,5 @@ with toolcell_client.Client(sys.argv[1]) as c:
 	[ "${lines[2]}" = "output_limit 4096" ]
 	[ "${lines[3]}" = "TypeError unknown limit 'pids' (a call may set: timeout, memory, cpu_time, file_size, open_files, stdout_size, stderr_size)" ]
 	[ "${lines[4]}" = 'BadRequest request: limits.memory: expected a size such as "256M"' ]
-	[ "${lines[5]}" = "['calls', 'dispatch_ms', 'id', 'ok', 'pools', 'queue', 'sandboxes'] ['n', 'p50', 'p90', 'p99'] 1" ]
+	[ "${lines[5]}" = "['calls', 'dispatch_ms', 'id', 'ok', 'pools', 'queue', 'sandboxes', 'sessions'] ['n', 'p50', 'p90', 'p99'] 1" ]
 }

@@ -77,7 +77,7 @@ static void test_order_of_refusals(void **state)
 	/* the kind first (what the keys are held to), then unknown keys, then
 	 * keys of another kind; the first unknown key is the one named */
 	refused("{\"id\":3,\"kind\":\"dance\",\"x\":1}", "3",
-		"request: \"kind\" must be \"call\", \"exec\" or \"stats\"");
+		"request: \"kind\" must be \"call\", \"exec\", \"session\" or \"stats\"");
 	refused("{\"id\":4,\"kind\":\"call\",\"source\":\"x\",\"argv\":[],\"b\":1,\"a\":2}", "4",
 		"request: unknown key \"b\" (known for \"call\": id, kind, source, "
 		"args, name, timeout_s, limits)");

@@ -350,12 +350,19 @@ class Session:
 
     Requests and responses are JSON lines (README.md, "Stateful sessions"):
     toolcell owns each response's id, timed_out, duration_s and state_lost.
+
+    server: each sandbox of the session is a warm entry of the `toolcell
+    serve` at that socket (True: the default socket), started in a few
+    milliseconds; the server's policy applies, and only its limits may be
+    lowered here (toolcell session --server).
     """
 
     def __init__(self, *, toolcell=None, cwd=None, allowed_imports=None, default_imports=None,
-                 **limits):
+                 server=None, **limits):
         exe = find_toolcell(toolcell)
         argv = [exe, "session", *_options(limits, "session")]
+        if server:
+            argv += ["--server"] + ([] if server is True else [os.fspath(server)])
         # within the policy's session.max_imports (toolcell refuses others)
         for name in [allowed_imports] if isinstance(allowed_imports, str) else \
                 allowed_imports or ():

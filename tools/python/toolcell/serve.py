@@ -7,6 +7,8 @@ UNIX socket, JSON lines both ways (README "A warm pool: toolcell serve").
         out = c.exec("import sys; print(sys.argv[1:])", argv=["x"], stdin="")
         # {"id": 2, "ok": true, "status": "ok", "exit_code": 0, "stdout": "['x']\\n", ...}
         c.stats()
+        with c.session(allowed_imports=["json"]) as s:  # `toolcell session --server`
+            s.execute("x = 41")
 
 call() and exec() send the tool's source (the server never reads a file for
 a caller; call_file() reads one here and sends its text) and return the
@@ -138,6 +140,14 @@ class Client:
     def stats(self):
         """The server's pools, calls by status and dispatch latencies."""
         return self._ask({"kind": "stats"}, None, None, {})
+
+    def session(self, **kwargs):
+        """A toolcell_client.Session whose sandboxes are warm entries of this
+        server (`toolcell session --server`; a connection of its own):
+        execute() keeps globals between calls. kwargs as Session's."""
+        from toolcell.client import Session
+
+        return Session(server=self.path, **kwargs)
 
     def _ask(self, request, name, timeout_s, limits):
         if self._sock is None:

@@ -1,0 +1,325 @@
+#!/usr/bin/env bats
+# toolcell session --server: a session started from a warm entry of a
+# running `toolcell serve`. To its caller it is `toolcell session`: the same
+# answers byte for byte (imports, errors, timeouts, caps, a refused import,
+# a sandbox that ends), the same exit statuses and errors; each session has
+# an entry of its own, used once; a caller that goes away takes its
+# sandbox with it; who may connect is the server's policy's.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup() {
+	tc_setup
+	SERVER=
+	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
+	MARK="tc-sess-$$-$BATS_TEST_NUMBER-$RANDOM"
+	PIDS=()
+}
+
+teardown() {
+	tc_kill_pids
+	if [ -n "$SERVER" ]; then
+		kill -KILL "$SERVER" 2>/dev/null || true
+		wait "$SERVER" 2>/dev/null || true
+	fi
+	tc_teardown
+}
+
+# policy BODY: a policy with a $TIMEOUT s (5) timeout, a 64K stdout cap,
+# json allowed in sessions (os, time and math may be added) and BODY's keys
+policy() {
+	printf '{"version": 1, "limits": {"timeout": %s, "stdout_size": "64K"}, "session": {"allowed_imports": ["json"], "max_imports": ["os", "time", "json", "math"]}%s}\n' \
+		"${TIMEOUT:-5}" "${1:+, $1}" >"$TC_TMP/p.json"
+	chmod 644 "$TC_TMP/p.json"
+}
+
+# start [OPTIONS...]: a server on $TC_TMP/s.sock with $TC_TMP/p.json, once
+# a pool has a ready entry
+start() {
+	[ -f "$TC_TMP/p.json" ] || policy
+	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" "$@" \
+		2>"$TC_TMP/serve.err" 3>&- &
+	SERVER=$!
+	for _ in $(seq 300); do
+		if [ -S "$TC_TMP/s.sock" ] && [ "$(stats_of pools.0.ready 2>/dev/null)" -ge 1 ] 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	cat "$TC_TMP/serve.err" >&2
+	return 1
+}
+
+# stats_of KEY.PATH: a value of the server's stats answer
+stats_of() {
+	echo '{"id":0,"kind":"stats"}' | timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" | jget "$1"
+}
+
+# session OUT [OPTIONS...]: `toolcell session OPTIONS` over $TC_TMP/in;
+# answers in $TC_TMP/OUT, with every duration_s (the one figure that differs
+# from run to run) as 0; stderr in $TC_TMP/OUT.err, the status in $TC_TMP/OUT.rc
+session() {
+	local out=$1 rc=0
+	shift
+	timeout 120 "$TOOLCELL" session "$@" <"$TC_TMP/in" >"$TC_TMP/$out.raw" 2>"$TC_TMP/$out.err" ||
+		rc=$?
+	echo "$rc" >"$TC_TMP/$out.rc"
+	sed -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/$out.raw" >"$TC_TMP/$out"
+}
+
+# marked: the host pids of our marked processes, one a line
+marked() {
+	pgrep -f "$MARK" || true
+}
+
+@test "the same requests through --server give the cold session's answers byte for byte: imports, errors, a timeout, caps, a sandbox that ends" {
+	policy
+	start --pool 2
+	# 30K answers (a harness caps stdout at a quarter of stdout_size, not
+	# globals): three of them are past the entry's 64K stdout cap
+	cat >"$TC_TMP/in" <<'EOF'
+{"id": 1, "code": "x = 41\nprint('hello', x + 1)"}
+{"id": "two", "code": "print(x)", "return_globals": ["x", "nope"]}
+{"id": 3, "code": "import json\nprint(json.dumps({'a': [1, 2]}))"}
+{"id": 4, "code": "import time"}
+{"id": 5, "code": "print(m.pi, m.e)"}
+{"id": 6, "code": "raise ValueError('boom')"}
+{"id": 7, "code": "g = 'o' * 30000", "return_globals": ["g"]}
+{"id": 8, "code": "g = 'p' * 30000", "return_globals": ["g"]}
+{"id": 9, "code": "g = 'q' * 30000", "return_globals": ["g"]}
+{"id": 10, "code": "while True: pass", "timeout_s": 0.5}
+{"id": 11, "code": "print(x)"}
+{"id": 12, "code": "y = 'z' * 70000", "return_globals": ["y"]}
+{"id": 13, "code": "print(quit, exit)"}
+{"id": 14, "code": "import sys"}
+{"id": 15, "code": "open('f.txt', 'w').write('hi'); print(open('f.txt').read())", "output_files": ["f.txt"], "input_files": {"in.bin": "AAEC"}}
+{"id": 16, "code": "print(open('in.bin', 'rb').read())"}
+{"id": 17, "code": "syntax error here"}
+{"id": 18, "timeout_s": 0}
+{"id": 19, "code": "1", "timeout_s": 900}
+{"id": 20, "op": "reset"}
+{"id": 21, "code": "import os\nos._exit(3)"}
+{"id": 22, "code": "print('after')"}
+{"id": 23, "op": "shutdown"}
+{"id": 24, "code": "print('never')"}
+EOF
+	session cold --policy "$TC_TMP/p.json" --allow-import os --default-import m=math
+	session warm --server "$TC_TMP/s.sock" --allow-import os --default-import m=math
+	diff "$TC_TMP/cold" "$TC_TMP/warm"
+	diff "$TC_TMP/cold.err" "$TC_TMP/warm.err"
+	[ "$(cat "$TC_TMP/cold.rc")" = 0 ]
+	[ "$(cat "$TC_TMP/warm.rc")" = 0 ]
+	# what the answers say, so that the two cannot agree on nothing
+	[ "$(wc -l <"$TC_TMP/warm")" = 23 ]
+	run -0 jget stdout < <(sed -n 1p "$TC_TMP/warm")
+	[ "$output" = "hello 42" ]
+	run -0 jget globals < <(sed -n 2p "$TC_TMP/warm")
+	[ "$output" = '{"x": 41}' ]
+	run -0 jget exception.message < <(sed -n 4p "$TC_TMP/warm")
+	[ "$output" = "Import of 'time' is not allowed. Allowed imports: ['json', 'os']" ]
+	run -0 jget stdout < <(sed -n 5p "$TC_TMP/warm")
+	[ "$output" = "3.141592653589793 2.718281828459045" ]
+	for n in 7 8 9; do
+		run -0 jget success < <(sed -n ${n}p "$TC_TMP/warm")
+		[ "$output" = true ]
+	done
+	run -0 jget exception.type < <(sed -n 10p "$TC_TMP/warm")
+	[ "$output" = Timeout ]
+	run -0 jget state_lost < <(sed -n 11p "$TC_TMP/warm")
+	[ "$output" = true ]
+	run -0 jget exception < <(sed -n 12p "$TC_TMP/warm")
+	[ "$output" = '{"message": "the answer was larger than the stdout limit; the session'"'"'s sandbox was ended", "traceback": null, "type": "OutputLimit"}' ]
+	run -0 jget exception.type < <(sed -n 13p "$TC_TMP/warm")
+	[ "$output" = NameError ]
+	run -0 jget output_files < <(sed -n 15p "$TC_TMP/warm")
+	[ "$output" = '{"f.txt": "aGk="}' ]
+	run -0 jget exception.type < <(sed -n 18p "$TC_TMP/warm")
+	[ "$output" = BadRequest ]
+	run -0 jget timeout_clamped_to < <(sed -n 19p "$TC_TMP/warm")
+	[ "$output" = 5.0 ]
+	run -0 jget exception < <(sed -n 21p "$TC_TMP/warm")
+	[ "$output" = '{"message": "the session'"'"'s sandbox ended (exit_nonzero) while the request ran; the next request starts a fresh one", "traceback": null, "type": "SandboxExited"}' ]
+	run -0 jget stdout < <(sed -n 22p "$TC_TMP/warm")
+	[ "$output" = after ]
+	# every sandbox of the session was an entry of the server's
+	[ "$(stats_of sessions.started)" -ge 4 ]
+}
+
+@test "--server's own limits lower the server's, as a cold session's lower the policy's; options a server sets are refused" {
+	policy
+	start --pool 1
+	printf '%s\n' '{"id": 1, "code": "while True: pass", "timeout_s": 3}' \
+		'{"id": 2, "code": "print(1)", "timeout_s": 9}' >"$TC_TMP/in"
+	session cold --policy "$TC_TMP/p.json" --timeout 1
+	session warm --server "$TC_TMP/s.sock" --timeout 1
+	diff "$TC_TMP/cold" "$TC_TMP/warm"
+	run -0 jget exception.message < <(sed -n 1p "$TC_TMP/warm")
+	[[ "$output" == *"its time limit of 1.000 s"* ]]
+	run -0 jget timeout_clamped_to < <(sed -n 2p "$TC_TMP/warm")
+	[ "$output" = 1.0 ]
+	# the server's policy is its own: the command line cannot name another
+	run -125 --separate-stderr "$TOOLCELL" session --server "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" </dev/null
+	[ "$stderr" = "toolcell: --policy cannot be used with --server: the server's policy sets it (a session may only set its own limits: --timeout, --memory, --cpu-time, --file-size, --open-files, --stdout-size, --stderr-size; and its imports)" ]
+	[ -z "$output" ]
+	# an import beyond the server's session.max_imports: refused as cold
+	session cold --policy "$TC_TMP/p.json" --allow-import subprocess
+	session warm --server "$TC_TMP/s.sock" --allow-import subprocess
+	[ "$(cat "$TC_TMP/cold.rc")" = 125 ]
+	[ "$(cat "$TC_TMP/warm.rc")" = 125 ]
+	grep -qF -- "--allow-import subprocess: the policy's session.max_imports does not include subprocess" "$TC_TMP/cold.err"
+	grep -qF -- "--allow-import subprocess: the policy's session.max_imports does not include subprocess" "$TC_TMP/warm.err"
+}
+
+@test "single use: a second session, started while the first runs, sees none of its globals, /tmp, /dev/shm or processes" {
+	policy
+	start --pool 1
+	mkfifo "$TC_TMP/fifo"
+	"$TOOLCELL" session --server "$TC_TMP/s.sock" --allow-import os <"$TC_TMP/fifo" >"$TC_TMP/first" 2>&1 &
+	PIDS+=($!)
+	exec 7>"$TC_TMP/fifo"
+	printf '%s\n' "{\"id\": 1, \"code\": \"import os\\nsecret = 'kept'\\nopen('/tmp/marker', 'w').write('1')\\nopen('/dev/shm/marker', 'w').write('1')\\nif os.fork() == 0:\\n    os.execv('/usr/bin/python3', ['python3', '-c', 'import time; time.sleep(300)', '$MARK'])\\nprint(os.getpid())\"}" >&7
+	for _ in $(seq 300); do [ -s "$TC_TMP/first" ] && break; sleep 0.1; done
+	run -0 jget success <"$TC_TMP/first"
+	[ "$output" = true ]
+	[ -n "$(marked)" ]
+	# the first session still runs (its entry busy): the second gets its own
+	printf '%s\n' '{"id": 1, "code": "print(secret)"}' \
+		'{"id": 2, "code": "import os\nprint(os.path.exists(\"/tmp/marker\"), os.path.exists(\"/dev/shm/marker\"), [p for p in os.listdir(\"/proc\") if p.isdigit()] == [str(os.getpid())])"}' \
+		>"$TC_TMP/in"
+	session second --server "$TC_TMP/s.sock" --allow-import os
+	[ "$(cat "$TC_TMP/second.rc")" = 0 ]
+	run -0 jget exception.message < <(sed -n 1p "$TC_TMP/second")
+	[ "$output" = "name 'secret' is not defined" ]
+	run -0 jget stdout < <(sed -n 2p "$TC_TMP/second")
+	[ "$output" = "False False True" ]
+	[ "$(stats_of sessions.started)" = 2 ]
+	[ "$(stats_of sessions.running)" = 1 ]
+	# the first session's end (EOF) ends its sandbox, the marked child too
+	exec 7>&-
+	wait "${PIDS[0]}"
+	PIDS=()
+	for _ in $(seq 300); do [ -z "$(marked)" ] && break; sleep 0.1; done
+	[ -z "$(marked)" ]
+	[ "$(stats_of sessions.running)" = 0 ]
+	[ "$(stats_of sessions.ended)" = 2 ]
+	# sessions are not calls
+	[ "$(stats_of calls.ok)" = 0 ]
+}
+
+@test "a caller that disconnects mid-session has its sandbox killed: nothing of it is left" {
+	TIMEOUT=300 policy
+	start --pool 1
+	mkfifo "$TC_TMP/fifo"
+	"$TOOLCELL" session --server "$TC_TMP/s.sock" --allow-import os --allow-import time \
+		<"$TC_TMP/fifo" >"$TC_TMP/out" 2>&1 &
+	PIDS+=($!)
+	exec 7>"$TC_TMP/fifo"
+	# a child in a session of its own, deaf to SIGHUP and SIGTERM, and a
+	# request that is still running when the caller goes
+	printf '%s\n' "{\"id\": 1, \"code\": \"import os\\nif os.fork() == 0:\\n    os.setsid()\\n    os.execv('/usr/bin/python3', ['python3', '-c', 'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(300)', '$MARK'])\"}" \
+		"{\"id\": 2, \"code\": \"import time\\ntime.sleep(250)\\n# $MARK-request\"}" >&7
+	for _ in $(seq 300); do [ -n "$(marked)" ] && [ "$(stats_of sessions.running)" = 1 ] && break; sleep 0.1; done
+	mapfile -t child < <(marked)
+	[ "${#child[@]}" -ge 1 ]
+	[ "$(stats_of sessions.running)" = 1 ]
+	kill -KILL "${PIDS[0]}"
+	wait "${PIDS[0]}" || true
+	PIDS=()
+	exec 7>&-
+	for _ in $(seq 300); do [ -z "$(marked)" ] && break; sleep 0.1; done
+	[ -z "$(marked)" ]
+	for _ in $(seq 300); do [ "$(stats_of sessions.running)" = 0 ] && break; sleep 0.1; done
+	[ "$(stats_of sessions.running)" = 0 ]
+	[ "$(stats_of calls.abandoned)" = 1 ]
+	[ "$(stats_of pools.0.busy)" = 0 ]
+}
+
+@test "a uid the policy does not allow is refused: session --server exits 125 with the server's words" {
+	local want="toolcell: the server at $TC_TMP/s.sock refused the session: this uid may not use the server (the policy's serve.allow_uids and serve.allow_gids)"
+	echo '{"id": 1, "code": "print(1)"}' >"$TC_TMP/in"
+	chmod 644 "$TC_TMP/in"
+	if [ "$(id -u)" = 0 ]; then
+		# root listed, nobody not
+		policy '"serve": {"allow_uids": [0], "allow_gids": [0]}'
+		start --pool 1
+		chmod 666 "$TC_TMP/s.sock"
+		# the client alone, where nobody can run it (it reads nothing of the build's)
+		cp "$TOOLCELL" "$TC_TMP/toolcell"
+		chmod 755 "$TC_TMP/toolcell"
+		run -125 --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			"$TC_TMP/toolcell" session --server "$TC_TMP/s.sock" <"$TC_TMP/in"
+	else
+		# with a list, the server's own uid is refused unless listed
+		policy '"serve": {"allow_uids": [4242], "allow_gids": [4242]}'
+		"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" --pool 1 \
+			2>"$TC_TMP/serve.err" 3>&- &
+		SERVER=$!
+		for _ in $(seq 300); do [ -S "$TC_TMP/s.sock" ] && break; sleep 0.1; done
+		run -125 --separate-stderr "$TOOLCELL" session --server "$TC_TMP/s.sock" <"$TC_TMP/in"
+	fi
+	[ "$stderr" = "$want" ]
+	[ -z "$output" ]
+}
+
+@test "no server at the socket: a clear error naming the socket and the fix, exit 125" {
+	run -125 --separate-stderr "$TOOLCELL" session --server "$TC_TMP/none.sock" </dev/null
+	[ "$stderr" = "toolcell: cannot connect to the server at $TC_TMP/none.sock: No such file or directory (is 'toolcell serve' running? start it with 'toolcell serve --socket $TC_TMP/none.sock', or leave out --server for a session of its own)" ]
+	[ -z "$output" ]
+	# SOCKET left out: the default socket, named the same way
+	if [ "$(id -u)" != 0 ]; then
+		XDG_RUNTIME_DIR=$TC_TMP run -125 --separate-stderr "$TOOLCELL" session --server </dev/null
+		[ "$stderr" = "toolcell: cannot connect to the server at $TC_TMP/toolcell.sock: No such file or directory (is 'toolcell serve' running? start it with 'toolcell serve --socket $TC_TMP/toolcell.sock', or leave out --server for a session of its own)" ]
+	fi
+	# a relative path is no socket
+	run -125 --separate-stderr "$TOOLCELL" session --server s.sock </dev/null
+	[ "$stderr" = "toolcell: session: unexpected argument 's.sock' (see 'toolcell session --help')" ] ||
+		[[ "$stderr" == *"s.sock"* ]]
+}
+
+@test "SIGTERM while a session's request runs: the request finishes and is answered, the session then ends, the server exits 0" {
+	policy
+	start --pool 1
+	mkfifo "$TC_TMP/fifo"
+	"$TOOLCELL" session --server "$TC_TMP/s.sock" --allow-import time <"$TC_TMP/fifo" >"$TC_TMP/out" 2>"$TC_TMP/err" &
+	PIDS+=($!)
+	exec 7>"$TC_TMP/fifo"
+	printf '%s\n' '{"id": 1, "code": "import time\ntime.sleep(2)\nprint(\"done\")"}' >&7
+	for _ in $(seq 300); do [ "$(stats_of sessions.running)" = 1 ] && break; sleep 0.1; done
+	sleep 0.3
+	kill -TERM "$SERVER"
+	for _ in $(seq 300); do [ -s "$TC_TMP/out" ] && break; sleep 0.1; done
+	run -0 jget stdout < <(sed -n 1p "$TC_TMP/out")
+	[ "$output" = done ]
+	run -0 wait "$SERVER"
+	SERVER=
+	printf '%s\n' '{"id": 2, "code": "print(2)"}' >&7
+	exec 7>&-
+	wait "${PIDS[0]}"
+	PIDS=()
+	run -0 jget exception.type < <(sed -n 2p "$TC_TMP/out")
+	[ "$output" = SandboxExited ]
+}
+
+@test "the Python client: Client(socket).session() and Session(server=...) keep globals in a served session" {
+	policy
+	start --pool 1
+	run -0 env PYTHONPATH="$(tc_python_dir)" TOOLCELL="$TOOLCELL" "$PY" -I -c '
+import os, sys
+sys.path.insert(0, os.environ["PYTHONPATH"])
+import toolcell_client
+with toolcell_client.Client(sys.argv[1]) as c:
+    with c.session(toolcell=os.environ["TOOLCELL"], allowed_imports=["os"]) as s:
+        a = s.execute("x = 41")
+        b = s.execute("print(x + 1)", return_globals=["x"])
+        d = s.execute("import time")
+    n = c.stats()["sessions"]["started"]
+with toolcell_client.Session(toolcell=os.environ["TOOLCELL"], server=sys.argv[1]) as s:
+    e = s.execute("print(x)")
+print(a.success, b.stdout.strip(), b.globals, d.exception["type"], n)
+print(e.exception["type"])
+' "$TC_TMP/s.sock"
+	[ "${lines[0]}" = "True 42 {'x': 41} ImportError 1" ]
+	[ "${lines[1]}" = NameError ]
+}
