@@ -92,7 +92,8 @@ void tc_cgroup_kill(const struct tc_cgroup *cg);
 /* Tasks in the leaf now (pids.current), the init included; -errno. */
 int tc_cgroup_pids_current(const struct tc_cgroup *cg, uint64_t *ret);
 
-/* Read the figures; call once the leaf is empty. */
+/* Read the figures: once the leaf is empty, or holds the sandbox's init alone
+ * (an early end: the tool's figures are final). */
 void tc_cgroup_read_stats(const struct tc_cgroup *cg, struct tc_cgroup_stats *ret);
 
 /* The end of a run: cgroup.kill, wait (at most a second) for the leaf to

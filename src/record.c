@@ -224,6 +224,8 @@ static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
 									   : "not measured"));
 	if (o->kernel_memory)
 		tc_json_add(failed, unknown, "kernel_memory", cJSON_CreateString(o->kernel_memory));
+	if (o->warm_up)
+		tc_json_add(failed, unknown, "warm_up", cJSON_CreateString(o->warm_up));
 	add_u64s(failed, r, streams, TC_ARRAY_SIZE(streams));
 	tc_json_add(failed, r, "stdout_truncated", cJSON_CreateBool(o->stdout_truncated));
 	tc_json_add(failed, r, "stderr_truncated", cJSON_CreateBool(o->stderr_truncated));

@@ -417,8 +417,7 @@ static int supervisor_new(struct tc_sandbox *r, struct tc_error *err)
 	s->denied_nr = -1;
 	s->start_ns = r->t_cloned;
 	s->warm = r->spec->warm;
-	/* a leaf's figures are read when it is empty, after the teardown */
-	s->early_end = r->spec->early_end && r->cg.leaf_fd < 0;
+	s->early_end = r->spec->early_end;
 	s->wall_ms = limit[TC_LIMIT_WALL];
 	s->memory_max = limit[TC_LIMIT_MEMORY];
 	s->tasks_max = limit[TC_LIMIT_PIDS];
@@ -615,7 +614,11 @@ int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_s
 	s->pidfd = -1;
 	if (!s->end_ns)
 		s->end_ns = tc_now_ns();
-	if (have_cg)
+	/* ended early, the leaf holds the init alone: its figures are the
+	 * tool's already, and its removal waits for tc_sandbox_release */
+	if (have_cg && s->ended_early)
+		tc_cgroup_read_stats(&sb->cg, &cs);
+	else if (have_cg)
 		tc_cgroup_finish(&sb->cg, &cs);
 	tc_sandbox_fill(sb, &ru,
 			si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED ? si.si_status : 0,
@@ -674,7 +677,7 @@ void tc_sandbox_release(struct tc_sandbox **sbp)
 	tc_mount_plan_release(&r->plan);
 	tc_userns_release(&r->ids);
 	tc_seccomp_release(&r->filter);
-	tc_cgroup_finish(&r->cg, NULL); /* when a failure left the leaf */
+	tc_cgroup_finish(&r->cg, NULL); /* after an early end, or a failure */
 	tc_cgroup_release(&r->cg);
 	free(r);
 }

@@ -252,6 +252,7 @@ static void adjust(struct server *s, const struct call *c, const struct entry *e
 		o->status_inferred = false;
 		tc_error_clear(&o->err);
 	}
+	o->warm_up = o->cgroup ? SERVE_WARM_UP_LEAF : SERVE_WARM_UP_RLIMIT;
 	o->limit[TC_LIMIT_STDOUT] = s->setup->cfg->limit[TC_LIMIT_STDOUT];
 	o->stdout_bytes -= o->stdout_bytes >= SERVE_READY_LEN ? SERVE_READY_LEN : o->stdout_bytes;
 	call_limits(c, e, o);

@@ -82,6 +82,20 @@ struct entry {
 	bool leaf;    /* its sandbox has a cgroup leaf: memory is the leaf's */
 };
 
+/* A served record's unknown.warm_up: what its figures count of the warm
+ * entry's start, with a cgroup leaf and without */
+#define SERVE_WARM_UP_LEAF                                                                         \
+	"memory_peak_bytes, oom_kills, pids_peak and the CPU figures are the call's own cgroup "   \
+	"leaf's, made at its dispatch: the warm entry's start (the interpreter, the harness and "  \
+	"serve.preimport, about 5 MiB resident with the default modules) was charged before it "   \
+	"and is left out, of limits.memory too"
+#define SERVE_WARM_UP_RLIMIT                                                                       \
+	"without cgroup v2 memory_peak_bytes is the sandbox's resident peak, which includes the "  \
+	"warm entry's start (the interpreter, the harness and serve.preimport, about 5 MiB with "  \
+	"the default modules), and "                                                               \
+	"limits.memory (RLIMIT_AS) counts its address space too; the CPU figures count from "      \
+	"dispatch"
+
 /* What a runner reads at dispatch, ahead of the call's frame: the limits
  * its cgroup leaf takes for the call (tc_sandbox_call_limits), and
  * whether the tool's output goes uncapped (a session: its caller caps each

@@ -79,6 +79,9 @@ struct tc_outcome {
 	struct tc_maybe memory_peak_bytes, oom_kills, pids_peak;
 	/* what memory_peak_bytes leaves out (unknown.kernel_memory), or NULL */
 	const char *kernel_memory;
+	/* a served call: what its figures count of its warm entry's start
+	 * (unknown.warm_up), or NULL */
+	const char *warm_up;
 	uint64_t stdout_bytes, stderr_bytes;
 	bool stdout_truncated, stderr_truncated;
 	bool has_denied_syscall; /* the call that ended the tool */

@@ -73,9 +73,10 @@ struct tc_sandbox_spec {
 	 * of toolcell's ended it and its output is drained: the outcome is the
 	 * same, from the init's rusage at that moment, and the namespaces'
 	 * teardown (milliseconds) is left to tc_sandbox_release, which waits
-	 * for it. Otherwise (another process still ran, a limit or a signal
-	 * ended the run, a cgroup leaf counts the figures) the run ends at the
-	 * init's exit as without it. */
+	 * for it; a cgroup leaf's figures are read then (the init alone is
+	 * left in it), and the leaf is removed by tc_sandbox_release.
+	 * Otherwise (another process still ran, a limit or a signal ended the
+	 * run) the run ends at the init's exit as without it. */
 	bool early_end;
 };
 

@@ -5,9 +5,10 @@
 # 'systemctl start' returns once READY=1 came, and by then the pool is warm;
 # the server runs in the child cgroup "server" of its delegated cgroup, which
 # holds no process itself, and each pool entry has its own toolcell-run-*
-# leaf beside it; a call's leaf is gone once it is answered; a call over
-# the policy's memory limit ends memory_limit (the kernel's word) with its
-# memory.peak in the record; 'systemctl reload' (SIGHUP) loads a changed
+# leaf beside it; a call runs in a leaf of its own from its dispatch, gone
+# just after it is answered, whose memory.peak leaves the warm-up out; a call
+# over the policy's memory limit, or over its own lower limits.memory, ends
+# memory_limit (the kernel's word) with its memory.peak in the record; 'systemctl reload' (SIGHUP) loads a changed
 # policy; 'systemctl stop' drains (a running call is answered) and leaves
 # no leaf; SIGKILL of the server alone leaves no sandbox process and no
 # leaf, and systemd starts it again.
@@ -35,13 +36,16 @@ while not buf.endswith(b"\n"):
 sys.stdout.buffer.write(buf)' "$sock" >"$TC_W/answer"
 }
 
-# request KIND SOURCE: one request line (id 1); a call gets {} as its args
+# request KIND SOURCE [LIMITS-JSON]: one request line (id 1); a call gets {}
+# as its args
 request() {
 	/usr/bin/python3 -I -c 'import json, sys
 d = {"id": 1, "kind": sys.argv[1], "source": sys.argv[2]}
 if sys.argv[1] == "call":
     d["args"] = {}
-print(json.dumps(d))' "$1" "$2"
+if len(sys.argv) > 3:
+    d["limits"] = json.loads(sys.argv[3])
+print(json.dumps(d))' "$@"
 }
 
 stats() {
@@ -55,6 +59,17 @@ leaves_now() {
 		[ -d "$l" ] && echo "$l"
 	done
 	return 0
+}
+
+# gone LEAF: "gone" once LEAF is no directory (within 30 s: an answer goes
+# out as soon as the tool has exited alone, before its leaf is removed)
+gone() {
+	i=0
+	while [ -d "$1" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -d "$1" ] && echo present || echo gone
 }
 
 # entries_alive: the server's entries once none is starting or ending
@@ -121,7 +136,17 @@ for l in $(leaves_now); do
 	assert_ge "$(wc -l <"$l/cgroup.procs")" 1 "processes in $l"
 done
 
-# a call: its own leaf, limits by cgroup2, the leaf gone once answered
+# a call: its own leaf (not its entry's warm one), limits by cgroup2, the
+# leaf gone once answered, and a memory.peak of its own, well below what
+# the warm-up took (the smallest of the warm leaves')
+warm_leaves=$(leaves_now | tr '\n' ' ')
+warm_peak=
+for l in $warm_leaves; do
+	p=$(cat "$l/memory.peak")
+	if [ -z "$warm_peak" ] || [ "$p" -lt "$warm_peak" ]; then
+		warm_peak=$p
+	fi
+done
 ask "$(request exec 'print(6 * 7)')"
 assert_eq "$(jget "$TC_W/answer" stdout)" '42\n' "the call's stdout"
 assert_key "$TC_W/answer" exit_code 0
@@ -132,8 +157,13 @@ assert_key "$TC_W/r1" record.limits.pids.enforced_by cgroup2
 assert_key "$TC_W/r1" record.limits.memory.value 67108864
 leaf=$(jget "$TC_W/r1" record.isolation.cgroup)
 assert_match "$leaf" "$svc/toolcell-run-*" "the call's leaf"
-assert_eq "$([ -d "$leaf" ] && echo present || echo gone)" gone "the call's leaf after the answer"
-info "serve call: leaf $leaf, memory_peak_bytes $(jget "$TC_W/r1" record.memory_peak_bytes) (the call's own leaf, from its dispatch)"
+assert_eq "$(gone "$leaf")" gone "the call's leaf after the answer"
+assert_eq "$(case " $warm_leaves" in *" $leaf "*) echo warm ;; *) echo own ;; esac)" own \
+	"the call's leaf is none of the warm ones ($warm_leaves)"
+assert_ge "$warm_peak" $((2 * 1024 * 1024)) "the warm leaves' memory.peak"
+assert_le "$(jget "$TC_W/r1" record.memory_peak_bytes)" $((warm_peak / 2)) \
+	"the call's memory_peak_bytes (half the warm-up's at most)"
+info "serve call: leaf $leaf, memory_peak_bytes $(jget "$TC_W/r1" record.memory_peak_bytes) (the call's own leaf, from its dispatch; the warm-up's memory.peak $warm_peak)"
 
 # over the memory limit: memory_limit from memory.events, the peak reported
 ask "$(request exec "$MEMORY_BOMB")"
@@ -147,8 +177,21 @@ assert_ge "$(jget "$TC_W/r2" record.memory_peak_bytes)" $((64 * 1024 * 1024 * 9 
 assert_le "$(jget "$TC_W/r2" record.memory_peak_bytes)" $((64 * 1024 * 1024)) \
 	"memory_peak_bytes (at most 64M)"
 leaf=$(jget "$TC_W/r2" record.isolation.cgroup)
-assert_eq "$([ -d "$leaf" ] && echo present || echo gone)" gone "the bomb's leaf after the answer"
+assert_eq "$(gone "$leaf")" gone "the bomb's leaf after the answer"
 info "serve memory bomb: memory_peak_bytes $(jget "$TC_W/r2" record.memory_peak_bytes), oom_kills $(jget "$TC_W/r2" record.oom_kills)"
+
+# limits.memory 32M under the site's 64M: the call's leaf's memory.max
+ask "$(request exec "$MEMORY_BOMB" '{"memory": "32M"}')"
+cp "$TC_W/answer" "$TC_W/r3"
+assert_key "$TC_W/r3" record.status memory_limit
+assert_key "$TC_W/r3" record.status_inferred false
+assert_key "$TC_W/r3" record.limits.memory.value 33554432
+assert_ge "$(jget "$TC_W/r3" record.oom_kills)" 1 "oom_kills under limits.memory 32M"
+assert_ge "$(jget "$TC_W/r3" record.memory_peak_bytes)" $((32 * 1024 * 1024 * 9 / 10)) \
+	"memory_peak_bytes (90 % of 32M)"
+assert_le "$(jget "$TC_W/r3" record.memory_peak_bytes)" $((32 * 1024 * 1024)) \
+	"memory_peak_bytes (at most 32M)"
+info "serve memory bomb under limits.memory 32M: memory_peak_bytes $(jget "$TC_W/r3" record.memory_peak_bytes), oom_kills $(jget "$TC_W/r3" record.oom_kills)"
 
 # systemctl reload: SIGHUP, the changed policy used by the next call
 sed 's/"memory": "256M"/"memory": "96M"/' /usr/share/toolcell/policies/default.json >"$site"
