@@ -95,7 +95,7 @@ static void runner_supervise(struct tc_sandbox *sb)
 		/* before the frame is relayed: the call starts now, under the
 		 * limits the server sent ahead of it */
 		if (!begun && p[TC_SANDBOX_POLLFDS].revents) {
-			struct serve_begin b;
+			struct serve_begin b = { 0 };
 
 			begun = true;
 			if (tc_read_full(0, &b, sizeof(b)) == (ssize_t)sizeof(b))
