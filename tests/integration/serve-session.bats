@@ -292,8 +292,11 @@ EOF
 	for _ in $(seq 300); do [ -s "$TC_TMP/out" ] && break; sleep 0.1; done
 	run -0 jget stdout < <(sed -n 1p "$TC_TMP/out")
 	[ "$output" = done ]
-	run -0 wait "$SERVER"
+	local rc=0
+	wait "$SERVER" || rc=$?
 	SERVER=
+	cat "$TC_TMP/serve.err"
+	[ "$rc" = 0 ]
 	printf '%s\n' '{"id": 2, "code": "print(2)"}' >&7
 	exec 7>&-
 	wait "${PIDS[0]}"
