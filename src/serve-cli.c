@@ -1,12 +1,10 @@
 /* `toolcell serve`'s command line (see serve.h): its options in one table
  * that the parser, --help (cli-help.c), toolcell(1) and the bash completion
- * (tools/docgen.c) all read. Pure, except the default socket's folder,
- * which tc_serve_default_socket makes for root. */
+ * (tools/docgen.c) all read, and the default socket's path. Pure. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "serve.h"
@@ -136,7 +134,6 @@ const char *tc_serve_default_socket(char *buf, size_t n)
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 
 	if (geteuid() == 0) {
-		(void)mkdir("/run/toolcell", 0755);
 		snprintf(buf, n, "/run/toolcell/toolcell.sock");
 		return buf;
 	}

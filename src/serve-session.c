@@ -140,19 +140,21 @@ void tc_serve_session_begin(struct server *s, struct call *c, struct entry *e)
 {
 	const struct tc_serve_request *r = &c->req;
 	struct conn *cn = c->conn;
-	char line[512];
+	const char *id = r->id ? r->id : "null"; /* raw JSON, as long as the request's */
+	char rest[256];
 
 	/* the server's own deadline: the session's lifetime */
 	c->deadline_ns = c->dispatch_ns + SESSION_LIFE_MS * 1000000ull;
 	s->stats.sessions++;
-	snprintf(line, sizeof(line),
-		 "{\"id\":%s,\"ok\":true,\"session\":{\"timeout_s\":%.3f,\"stdout_size\":%llu,"
+	snprintf(rest, sizeof(rest),
+		 ",\"ok\":true,\"session\":{\"timeout_s\":%.3f,\"stdout_size\":%llu,"
 		 "\"request_size\":%llu},\"pool\":{\"warm\":%s,\"waited_ms\":%llu}}\n",
-		 r->id ? r->id : "null", (double)r->limit_ms / 1000,
-		 (unsigned long long)r->limit[TC_LIMIT_STDOUT],
+		 (double)r->limit_ms / 1000, (unsigned long long)r->limit[TC_LIMIT_STDOUT],
 		 (unsigned long long)r->limit[TC_LIMIT_REQUEST], c->warm ? "true" : "false",
 		 (unsigned long long)((c->dispatch_ns - c->queued_ns) / 1000000));
-	(void)tc_buf_add(&cn->out, line, strlen(line));
+	(void)tc_buf_add(&cn->out, "{\"id\":", 6);
+	(void)tc_buf_add(&cn->out, id, strlen(id));
+	(void)tc_buf_add(&cn->out, rest, strlen(rest));
 	cn->mode = CONN_SESSION;
 	cn->session = e;
 	c->stdin_eof = cn->rd_eof;

@@ -651,6 +651,8 @@ int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup
 		return 125;
 	}
 	if (s.lfd < 0) {
+		if (!opt->socket_path && geteuid() == 0) /* the default socket's folder */
+			(void)mkdir("/run/toolcell", 0755);
 		s.lfd = bind_socket(path);
 		own_socket = true;
 	} else if (fcntl(s.lfd, F_SETFL, O_NONBLOCK) < 0) {

@@ -143,7 +143,8 @@ extern const struct tc_cli_subopt tc_serve_opts[];
 extern const size_t tc_serve_n_opts;
 
 /* /run/toolcell/toolcell.sock for root, $XDG_RUNTIME_DIR/toolcell.sock
- * otherwise (NULL when that is unset). */
+ * otherwise (NULL when that is unset); nothing is made (a client asks it
+ * too). */
 const char *tc_serve_default_socket(char *buf, size_t n);
 
 struct tc_policy;

@@ -326,3 +326,29 @@ print(e.exception["type"])
 	[ "${lines[0]}" = "True 42 {'x': 41} ImportError 1" ]
 	[ "${lines[1]}" = NameError ]
 }
+
+@test "the session request on the wire: its answer carries the id byte for byte, then out chunks, and end after the caller's half-close" {
+	policy
+	start --pool 1
+	run -0 timeout 60 "$PY" -I -c '
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+rid = "x" * 700 + "\u00e9"
+s.sendall(json.dumps({"id": rid, "kind": "session"}).encode() + b"\n")
+f = s.makefile("rb")
+a = json.loads(f.readline())
+print(a["id"] == rid, a["ok"], a["session"])
+s.sendall(json.dumps({"nonce": 7, "request": {"code": "print(6 * 7)"}}).encode() + b"\n")
+def chunk():
+    head = f.read(14)
+    return head[:3].decode(), f.read(int(head[4:13]))
+tag, body = chunk()
+print(tag, json.loads(body)["stdout"].strip(), json.loads(body)["nonce"])
+s.shutdown(socket.SHUT_WR)
+print(*chunk())
+' "$TC_TMP/s.sock"
+	[ "${lines[0]}" = "True True {'timeout_s': 5.0, 'stdout_size': 65536, 'request_size': 1048576}" ]
+	[ "${lines[1]}" = "out 42 7" ]
+	[ "${lines[2]}" = 'end b'"'"'{"status":"ok","message":""}'"'" ]
+}
