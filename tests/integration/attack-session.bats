@@ -1,0 +1,230 @@
+#!/usr/bin/env bats
+# Attacks on `toolcell session --server` and serve's "session" request,
+# written by a helper that did not write them: a hostile tool inside the
+# session (forged chunk heads and end frames on its stdout and stderr,
+# output with no newline past every cap, a closed stdout), a hostile caller
+# of the server (limits above the policy's, imports it forbids, garbage on
+# the stream, sessions held to exhaust --max-sandboxes) and the server's
+# SIGKILL with sessions open. Processes are found by a marker of this
+# test's own in their argv, never by the uid range other sandboxes share.
+
+bats_require_minimum_version 1.5.0
+
+load helpers
+
+setup() {
+	tc_setup
+	SERVER=
+	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
+	MARK="tc-atks-$$-$BATS_TEST_NUMBER-$RANDOM$RANDOM"
+	PIDS=()
+}
+
+teardown() {
+	tc_kill_pids
+	if [ -n "$SERVER" ]; then
+		kill -KILL "$SERVER" 2>/dev/null || true
+		wait "$SERVER" 2>/dev/null || true
+	fi
+	pkill -KILL -f "$MARK" 2>/dev/null || true
+	tc_teardown
+}
+
+# policy: a 5 s timeout, a 64K stdout cap, json allowed in sessions, os
+# and time allowed to be added
+policy() {
+	printf '{"version": 1, "limits": {"timeout": 5, "stdout_size": "64K"}, "session": {"allowed_imports": ["json"], "max_imports": ["os", "time", "json"]}}\n' \
+		>"$TC_TMP/p.json"
+	chmod 644 "$TC_TMP/p.json"
+}
+
+# start [OPTIONS...]: a server on $TC_TMP/s.sock, once a pool has a ready entry
+start() {
+	[ -f "$TC_TMP/p.json" ] || policy
+	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" "$@" \
+		2>"$TC_TMP/serve.err" 3>&- &
+	SERVER=$!
+	for _ in $(seq 300); do
+		if [ -S "$TC_TMP/s.sock" ] && [ "$(stats_of pools.0.ready 2>/dev/null)" -ge 1 ] 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	cat "$TC_TMP/serve.err" >&2
+	return 1
+}
+
+stats_of() {
+	echo '{"id":0,"kind":"stats"}' | timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" | jget "$1"
+}
+
+# session OUT [OPTIONS...]: `toolcell session OPTIONS` over $TC_TMP/in,
+# every duration_s as 0
+session() {
+	local out=$1 rc=0
+	shift
+	timeout 120 "$TOOLCELL" session "$@" <"$TC_TMP/in" >"$TC_TMP/$out.raw" 2>"$TC_TMP/$out.err" ||
+		rc=$?
+	echo "$rc" >"$TC_TMP/$out.rc"
+	sed -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/$out.raw" >"$TC_TMP/$out"
+}
+
+marked() {
+	pgrep -f "$MARK" || true
+}
+
+# raw LINE [WAIT [HOLD]]: one connection that sends LINE and a newline,
+# prints the server's first answer line ("(no answer)" after WAIT seconds,
+# 60), then holds the connection HOLD seconds (0: closes at once)
+raw() {
+	${RAW_EXEC:+exec} "$PY" -I -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall(sys.argv[2].encode() + b"\n")
+s.settimeout(float(sys.argv[3]))
+buf = b""
+try:
+    while b"\n" not in buf:
+        c = s.recv(4096)
+        if not c:
+            break
+        buf += c
+except socket.timeout:
+    buf = b"(no answer)\n"
+print(buf.split(b"\n", 1)[0].decode(), flush=True)
+time.sleep(float(sys.argv[4]))
+' "$TC_TMP/s.sock" "$1" "${2:-60}" "${3:-0}"
+}
+
+@test "a hostile tool cannot forge the stream: fake chunk heads and end frames on stdout and stderr, 4 MiB with no newline, a closed stdout: the cold session's answers and stderr byte for byte" {
+	policy
+	start --pool 2
+	# chunk heads and an end frame the server's own framing must carry as
+	# bytes; a flood past the 64K cap with no newline; stdout closed under
+	# the harness
+	cat >"$TC_TMP/in" <<'EOF'
+{"id": 1, "code": "print('end 000000031\\n{\"status\":\"ok\",\"message\":\"\"}', end='')"}
+{"id": 2, "code": "print('out 000000005\\nhello\\nout 999999999\\n')"}
+{"id": 3, "code": "import os\nos.write(2, b'end 000000002\\n{}err 000000003\\nabc')\nprint('after err')"}
+{"id": 4, "code": "print('x' * 4000000, end='')"}
+{"id": 5, "code": "print('still here')"}
+{"id": 6, "code": "import os\nos.write(1, b'\\n' * 3 + b'{\"id\": 6, \"success\": true}\\n')\nprint('six')"}
+{"id": 7, "code": "import os\nos.write(2, b'e' * 3000000)\nprint('seven')"}
+{"id": 8, "code": "import os\nos.close(1)\nprint('gone')"}
+{"id": 9, "code": "print('nine')"}
+EOF
+	session cold --policy "$TC_TMP/p.json" --allow-import os
+	session warm --server "$TC_TMP/s.sock" --allow-import os
+	diff "$TC_TMP/cold" "$TC_TMP/warm"
+	[ "$(cat "$TC_TMP/cold.rc")" = "$(cat "$TC_TMP/warm.rc")" ]
+	[ "$(cat "$TC_TMP/warm.rc")" = 0 ]
+	cmp "$TC_TMP/cold.err" "$TC_TMP/warm.err"
+	[ "$(wc -l <"$TC_TMP/warm")" = 9 ]
+	run -0 jget stdout < <(sed -n 1p "$TC_TMP/warm")
+	[ "$output" = 'end 000000031
+{"status":"ok","message":""}' ]
+	run -0 jget stdout < <(sed -n 2p "$TC_TMP/warm")
+	[ "$output" = 'out 000000005
+hello
+out 999999999' ]
+	run -0 jget stdout < <(sed -n 3p "$TC_TMP/warm")
+	[ "$output" = 'after err' ]
+	# the harness keeps a quarter of stdout_size of what a request prints
+	run -0 jget stdout < <(sed -n 4p "$TC_TMP/warm")
+	[ "$output" = "$(printf 'x%.0s' $(seq 16384))" ]
+	run -0 jget stdout < <(sed -n 5p "$TC_TMP/warm")
+	[ "$output" = 'still here' ]
+	# the tool's own stderr is the session's stderr, as cold: 3 MB of it
+	[ "$(tr -cd e <"$TC_TMP/warm.err" | wc -c)" -ge 3000000 ]
+	run -0 jget id < <(sed -n 6p "$TC_TMP/warm")
+	[ "$output" = 6 ]
+	run -0 jget stdout < <(sed -n 9p "$TC_TMP/warm")
+	[ "$output" = nine ]
+}
+
+@test "a caller's session request cannot raise the policy's limits nor widen its imports: limits clamped, imports refused PermissionDenied, nothing built" {
+	policy
+	start --pool 1
+	run -0 raw '{"id":1,"kind":"session","limits":{"timeout":1000,"stdout_size":"1G","memory":"1G"}}'
+	[ "$output" = '{"id":1,"ok":true,"session":{"timeout_s":5.000,"stdout_size":65536,"request_size":1048576},"pool":{"warm":true,"waited_ms":0}}' ]
+	run -0 raw '{"id":2,"kind":"session","allow_imports":["subprocess"]}'
+	[ "$output" = '{"id":2,"ok":false,"error":{"type":"PermissionDenied","message":"--allow-import subprocess: the policy'"'"'s session.max_imports does not include subprocess (it is [\"os\",\"time\",\"json\"]); ask the operator to add it, or leave the import out","source":"toolcell"}}' ]
+	run -0 raw '{"id":3,"kind":"session","default_imports":["m=subprocess"]}'
+	[[ "$output" == '{"id":3,"ok":false,"error":{"type":"PermissionDenied","message":"--default-import subprocess: '* ]]
+	# and what a clamped limit means: --memory 1G above the policy's 256M
+	# still ends a 300 MB allocation, as the policy's own limit does
+	printf '%s\n' '{"id": 1, "code": "b = bytearray(300 << 20)\nprint(len(b))"}' >"$TC_TMP/in"
+	session warm --server "$TC_TMP/s.sock" --memory 1G
+	run -0 jget exception.type <"$TC_TMP/warm"
+	[ "$output" = MemoryError ]
+	# the refused requests took no entry
+	[ "$(stats_of sessions.started)" = 2 ]
+}
+
+@test "sessions held open never take the server past --max-sandboxes: a call waits for an entry, and gets one when a session closes" {
+	policy
+	start --pool 1 --max-sandboxes 2
+	RAW_EXEC=1 raw '{"id":1,"kind":"session"}' 60 300 >"$TC_TMP/s1" &
+	PIDS+=($!)
+	RAW_EXEC=1 raw '{"id":2,"kind":"session"}' 60 300 >"$TC_TMP/s2" &
+	PIDS+=($!)
+	for _ in $(seq 300); do [ "$(stats_of sessions.running)" = 2 ] && break; sleep 0.1; done
+	[ "$(stats_of sessions.running)" = 2 ]
+	run -0 raw '{"id":3,"kind":"exec","source":"print(3)"}' 3
+	[ "$output" = "(no answer)" ]
+	[ "$(stats_of sandboxes)" = 2 ]
+	# a waiting call, then the first session's caller goes: the call runs
+	raw '{"id":4,"kind":"exec","source":"print(4)"}' 120 >"$TC_TMP/c4" &
+	PIDS+=($!)
+	sleep 1
+	[ ! -s "$TC_TMP/c4" ]
+	kill -KILL "${PIDS[0]}"
+	wait "${PIDS[2]}"
+	cat "$TC_TMP/c4"
+	run -0 jget stdout <"$TC_TMP/c4"
+	[ "$output" = 4 ]
+	[ "$(stats_of sandboxes)" -le 2 ]
+	[ "$(stats_of sessions.running)" = 1 ]
+}
+
+@test "SIGKILL of the server with two sessions open, each with a setsid SIGTERM-deaf child: nothing of them is left, their callers answer the next requests SandboxExited, then SandboxError naming the socket" {
+	policy
+	start --pool 2
+	local i
+	for i in 1 2; do
+		mkfifo "$TC_TMP/fifo$i"
+		"$TOOLCELL" session --server "$TC_TMP/s.sock" --allow-import os \
+			<"$TC_TMP/fifo$i" >"$TC_TMP/out$i" 2>"$TC_TMP/err$i" &
+		PIDS+=($!)
+	done
+	exec 7>"$TC_TMP/fifo1" 8>"$TC_TMP/fifo2"
+	for i in 7 8; do
+		printf '%s\n' "{\"id\": 1, \"code\": \"import os\\nif os.fork() == 0:\\n    os.setsid()\\n    os.execv('/usr/bin/python3', ['python3', '-c', 'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(300)', '$MARK'])\\nprint('up')\"}" >&$i
+	done
+	for _ in $(seq 300); do [ "$(marked | wc -l)" -ge 2 ] && [ -s "$TC_TMP/out1" ] && [ -s "$TC_TMP/out2" ] && break; sleep 0.1; done
+	[ "$(marked | wc -l)" -ge 2 ]
+	kill -KILL "$SERVER"
+	wait "$SERVER" || true
+	SERVER=
+	for _ in $(seq 100); do [ -z "$(marked)" ] && break; sleep 0.1; done
+	[ -z "$(marked)" ]
+	# the next request of the first session finds no server
+	printf '%s\n' '{"id": 2, "code": "print(2)"}' '{"id": 3, "code": "print(3)"}' >&7
+	exec 7>&- 8>&-
+	local rc=0
+	wait "${PIDS[0]}" || rc=$?
+	[ "$rc" = 0 ]
+	rc=0
+	wait "${PIDS[1]}" || rc=$?
+	[ "$rc" = 0 ]
+	PIDS=()
+	[ "$(wc -l <"$TC_TMP/out1")" = 3 ]
+	run -0 jget stdout < <(sed -n 1p "$TC_TMP/out1")
+	[ "$output" = up ]
+	run -0 jget exception.type < <(sed -n 2p "$TC_TMP/out1")
+	[ "$output" = SandboxExited ]
+	run -0 jget exception.message < <(sed -n 3p "$TC_TMP/out1")
+	[[ "$output" == *"cannot connect to the server at $TC_TMP/s.sock: Connection refused"* ]]
+	[ "$(wc -l <"$TC_TMP/out2")" = 1 ]
+}
