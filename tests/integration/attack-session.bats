@@ -228,3 +228,86 @@ out 999999999' ]
 	[[ "$output" == *"cannot connect to the server at $TC_TMP/s.sock: Connection refused"* ]]
 	[ "$(wc -l <"$TC_TMP/out2")" = 1 ]
 }
+
+@test "a caller that streams 64 MiB at a session whose harness does not read: the server holds at most about 1 MiB of it (its RSS grows < 8 MiB)" {
+	policy
+	start --pool 1
+	run -0 --separate-stderr "$PY" -I -c '
+import socket, sys, time
+def rss(pid):
+    for l in open(f"/proc/{pid}/status"):
+        if l.startswith("VmRSS:"):
+            return int(l.split()[1]) * 1024
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall(b"{\"id\":1,\"kind\":\"session\",\"allow_imports\":[\"time\"]}\n")
+buf = b""
+while b"\n" not in buf:
+    buf += s.recv(4096)
+assert b"\"ok\":true" in buf, buf
+# one framed request that sleeps: the harness reads nothing more meanwhile
+s.sendall(b"{\"nonce\":1,\"request\":{\"id\":1,\"code\":\"import time\\ntime.sleep(20)\"}}\n")
+time.sleep(0.5)
+before = rss(int(sys.argv[2]))
+s.setblocking(False)
+junk, sent, end = b"j" * (1 << 20), 0, time.time() + 6
+while sent < (64 << 20) and time.time() < end:
+    try:
+        sent += s.send(junk)
+    except BlockingIOError:
+        time.sleep(0.01)
+grown = rss(int(sys.argv[2])) - before
+print("held", grown < (8 << 20), "sent below 8 MiB", sent < (8 << 20))
+print(grown, sent, file=sys.stderr)
+s.close()
+' "$TC_TMP/s.sock" "$SERVER"
+	echo "$output"
+	[ "$output" = "held True sent below 8 MiB True" ]
+	# the server goes on answering
+	run -0 raw '{"id":2,"kind":"exec","source":"print(2)"}'
+	run -0 jget stdout <<<"$output"
+	[ "$output" = 2 ]
+}
+
+@test "once a connection is a session's stream, a request line on it is the harness's input, never a call; a session request behind a call in flight is refused" {
+	policy
+	start --pool 1
+	run -0 "$PY" -I -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall(b"{\"id\":1,\"kind\":\"session\"}\n")
+buf = b""
+while b"\n" not in buf:
+    buf += s.recv(4096)
+line, rest = buf.split(b"\n", 1)
+print(line.decode())
+s.sendall(b"{\"id\":2,\"kind\":\"exec\",\"source\":\"print(2)\"}\n")
+s.shutdown(socket.SHUT_WR)
+s.settimeout(30)
+# chunks only, up to and with the end chunk (the caller closes, not the server)
+tags, body = [], b""
+while not tags or tags[-1] != "end":
+    while len(rest) < 14 or len(rest) < 14 + int(rest[4:13]):
+        c = s.recv(65536)
+        if not c:
+            sys.exit("closed before the end chunk")
+        rest += c
+    tag, n = rest[:3].decode().strip(), int(rest[4:13])
+    tags.append(tag)
+    body += rest[14:14 + n]
+    rest = rest[14 + n:]
+print(tags[-1], set(tags) <= {"out", "err", "end"}, b"\"id\":2" in body, rest)
+' "$TC_TMP/s.sock"
+	echo "$output"
+	[[ "${lines[0]}" == '{"id":1,"ok":true,"session":'* ]]
+	[ "${lines[1]}" = "end True False b''" ]
+	[ "$(stats_of calls.ok)" = 0 ]
+	[ "$(stats_of sessions.ended)" = 1 ]
+	# a session asked behind a call still running on the same connection
+	run -0 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" --answers 2 < <(printf '%s\n' \
+		'{"id":3,"kind":"exec","source":"import time\ntime.sleep(1)\nprint(3)"}' '{"id":4,"kind":"session"}')
+	[ "${lines[0]}" = '{"id":4,"ok":false,"error":{"type":"BadRequest","message":"request: a session takes a connection of its own: no other request may be in flight on it, and none may follow","source":"toolcell"}}' ]
+	run -0 jget stdout <<<"${lines[1]}"
+	[ "$output" = 3 ]
+}
