@@ -201,3 +201,58 @@ print(r["status"], r["exit_code"], r["signal"], cpu >= 380, r["memory_peak_bytes
 		[ "$output" = "ok 0 None True True True True" ]
 	done
 }
+
+@test "the tool and its init hold no capability in any set and the securebits locked: no KEEP_CAPS, no securebits reset, no file capability written where it may write" {
+	cat >"$T/caps.py" <<'EOF'
+import ctypes, errno, os, shutil, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+def err(r):
+    return "ok" if r == 0 else errno.errorcode[ctypes.get_errno()]
+print("securebits", hex(libc.prctl(27, 0, 0, 0, 0)))  # PR_GET_SECUREBITS
+print("keepcaps", err(libc.prctl(8, 1, 0, 0, 0)))  # PR_SET_KEEPCAPS
+print("securebits reset", err(libc.prctl(28, 0, 0, 0, 0)))  # PR_SET_SECUREBITS
+print("ambient raise", err(libc.prctl(47, 2, 21, 0, 0)))  # PR_CAP_AMBIENT_RAISE CAP_SYS_ADMIN
+shutil.copy(sys.executable, "/tmp/py")
+try:
+    # v2 file capabilities: CAP_SYS_ADMIN permitted and effective
+    os.setxattr("/tmp/py", "security.capability",
+                bytes.fromhex("01000002" "00002000" "00000000" "00000000" "00000000"))
+    print("file caps written")
+except OSError as e:
+    print("file caps", errno.errorcode[e.errno])
+print("ready", flush=True)
+time.sleep(30)
+EOF
+	chmod 644 "$T/caps.py"
+	"$TOOLCELL" python "$T/caps.py" "$MARK" >"$T/out" 2>"$T/err" &
+	local tc=$! tool= init=
+	for _ in $(seq 300); do grep -q ready "$T/out" && break; sleep 0.1; done
+	# the init is toolcell's child, the tool the init's
+	local p
+	for p in $(pgrep -f -- "$MARK"); do
+		case $(awk '/^PPid:/ { print $2 }' "/proc/$p/status") in
+		"$tc") init=$p ;;
+		esac
+	done
+	[ -n "$init" ]
+	for p in $(pgrep -f -- "$MARK"); do
+		case $(awk '/^PPid:/ { print $2 }' "/proc/$p/status") in
+		"$init") tool=$p ;;
+		esac
+	done
+	[ -n "$tool" ]
+	for p in "$tool" "$init"; do
+		run -0 awk '/^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):/ { printf "%s %s ", $1, $2 }' "/proc/$p/status"
+		echo "$p: $output"
+		[ "$output" = "CapInh: 0000000000000000 CapPrm: 0000000000000000 CapEff: 0000000000000000 CapBnd: 0000000000000000 CapAmb: 0000000000000000 NoNewPrivs: 1 " ]
+	done
+	kill -TERM "$tc"
+	wait "$tc" || true
+	cat "$T/out"
+	# NOROOT, NO_SETUID_FIXUP, NO_CAP_AMBIENT_RAISE and every lock but KEEP_CAPS' own bit
+	[ "$(sed -n 1p "$T/out")" = "securebits 0xef" ]
+	[ "$(sed -n 2p "$T/out")" = "keepcaps EPERM" ]
+	[ "$(sed -n 3p "$T/out")" = "securebits reset EPERM" ]
+	[ "$(sed -n 4p "$T/out")" = "ambient raise EPERM" ]
+	[ "$(sed -n 5p "$T/out")" = "file caps EPERM" ]
+}
