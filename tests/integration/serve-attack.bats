@@ -14,21 +14,16 @@ load helpers
 load serve-lib
 
 setup() {
-	tc_setup
-	SERVER=
-	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
+	srv_test_setup
+	SRV_OPEN=1
 	MARK="tc-attack-$$-$BATS_TEST_NUMBER-$RANDOM"
 	PIDS=()
 }
 
 teardown() {
 	tc_kill_pids
-	if [ -n "$SERVER" ]; then
-		kill -KILL "$SERVER" 2>/dev/null || true
-		wait "$SERVER" 2>/dev/null || true
-	fi
 	pkill -KILL -f "$MARK" 2>/dev/null || true
-	tc_teardown
+	srv_test_teardown
 }
 
 # policy [BODY]: the default policy with a 4K request limit and BODY's keys
@@ -41,27 +36,6 @@ p.update(json.loads("{" + sys.argv[3] + "}"))
 json.dump(p, open(sys.argv[2], "w"))' "$(dirname "$TOOLCELL")/policies/default.json" \
 		"$TC_TMP/p.json" "${1:-}"
 	chmod 644 "$TC_TMP/p.json"
-}
-
-# start [OPTIONS...]: our server on $TC_TMP/s.sock (mode 0666, for a
-# caller of another uid) once our own uid has a ready entry
-start() {
-	[ -f "$TC_TMP/p.json" ] || policy
-	# an ASan build holds freed memory in its quarantine, which the RSS
-	# checks below would take for memory the server keeps
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
-		"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" "$@" \
-		2>"$TC_TMP/serve.err" &
-	SERVER=$!
-	for _ in $(seq 600); do
-		if [ -S "$TC_TMP/s.sock" ] && srv_warm "$TC_TMP/s.sock"; then
-			chmod 666 "$TC_TMP/s.sock"
-			return 0
-		fi
-		sleep 0.1
-	done
-	cat "$TC_TMP/serve.err" >&2
-	return 1
 }
 
 # ask LINE...: the lines on one connection; the answers (as many as lines)
@@ -82,19 +56,6 @@ import json, sys
 d = {"id": json.loads(sys.argv[1]), "kind": "exec", "source": open(sys.argv[2]).read()}
 d.update(json.loads(sys.argv[3]) if len(sys.argv) > 3 else {})
 print(json.dumps(d))' "$@"
-}
-
-# answer ID KEY.PATH: a value of the answer with that id in $TC_TMP/out
-answer() {
-	"$PY" -I -c '
-import json, sys
-for line in open(sys.argv[1]):
-    d = json.loads(line)
-    if d["id"] == json.loads(sys.argv[2]):
-        print(line, end="")
-        break
-else:
-    sys.exit(1)' "$TC_TMP/out" "$1" | jget "$2"
 }
 
 # marked: the host pids of our marked processes, one a line
@@ -130,7 +91,7 @@ PY
 
 @test "single use: /tmp, /dev/shm, globals, the environment and a forked child of one call are gone at the next, even in the one entry a server may have" {
 	# one entry at a time: the next call cannot run before this one's ended
-	start --pool 1 --max-sandboxes 1
+	srv_start --pool 1 --max-sandboxes 1
 	cat >"$TC_TMP/leave.py" <<'PY'
 import builtins, json, os, signal, sys, time
 open("/tmp/marker", "w").write("x")
@@ -181,7 +142,7 @@ PY
 @test "callers of two uids (root and nobody, SO_PEERCRED) never share an entry: nobody's first call waits for an entry made for it" {
 	if [ "$(id -u)" != 0 ]; then
 		# one uid only: an unprivileged server's callers are itself
-		start
+		srv_start
 		ask "$(echo 'import os; print(os.getuid())' >"$TC_TMP/u.py" && exec_line 1 "$TC_TMP/u.py")"
 		[ "$(answer 1 record.caller_uid)" = "$(id -u)" ]
 		[ "$(stats pools.0.uid)" = "$(id -u)" ]
@@ -189,7 +150,7 @@ PY
 		return
 	fi
 	policy '"serve": {"allow_uids": [0, 65534]}'
-	start --pool 2
+	srv_start --pool 2
 	# the start of the entry's interpreter, in clock ticks since boot (no
 	# time namespace: the host's clock)
 	cat >"$TC_TMP/born.py" <<'PY'
@@ -246,6 +207,14 @@ while True:
 sys.stdout.write(got.decode())' "$TC_TMP/s.sock" "$TC_TMP/l1"
 }
 
+# restart BODY: our server again, with the policy of BODY and --pool 1
+restart() {
+	kill "$SERVER"
+	wait "$SERVER" || true
+	policy "$1"
+	srv_start --pool 1
+}
+
 @test "a uid the policy does not allow is refused at connect with the exact answer and the connection closed; nothing is built for it" {
 	local no='{"id":null,"ok":false,"error":{"type":"PermissionDenied","message":"this uid may not use the server (the policy'"'"'s serve.allow_uids and serve.allow_gids)","source":"toolcell"}}'
 	echo 'print("ran")' >"$TC_TMP/ran.py"
@@ -260,11 +229,8 @@ sys.stdout.write(got.decode())' "$TC_TMP/s.sock" "$TC_TMP/l1"
 	run -0 refused
 	[ "$output" = "$no" ]
 	[ "$(id -u)" = 0 ] || return 0
-	kill "$SERVER"
-	wait "$SERVER" || true
 	# root listed, nobody not
-	policy '"serve": {"allow_uids": [0], "allow_gids": [0]}'
-	start --pool 1
+	restart '"serve": {"allow_uids": [0], "allow_gids": [0]}'
 	run -0 refused setpriv --reuid=nobody --regid=nogroup --clear-groups
 	[ "$output" = "$no" ]
 	# no pool, no entry and no call for nobody
@@ -272,21 +238,15 @@ sys.stdout.write(got.decode())' "$TC_TMP/s.sock" "$TC_TMP/l1"
 	[ "$(jget pools <"$TC_TMP/st" | "$PY" -I -c 'import json,sys; print([p["uid"] for p in json.load(sys.stdin)])')" = "[0]" ]
 	[ "$(jget calls.ok <"$TC_TMP/st")" = 0 ]
 	[ "$(jget dispatch_ms.n <"$TC_TMP/st")" = 0 ]
-	kill "$SERVER"
-	wait "$SERVER" || true
 	# a listed gid lets nobody in (nogroup: 65534)
-	policy '"serve": {"allow_uids": [0], "allow_gids": [65534]}'
-	start --pool 1
+	restart '"serve": {"allow_uids": [0], "allow_gids": [65534]}'
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/l1" >"$TC_TMP/out"
 	[ "$(answer 1 stdout)" = ran ]
 	[ "$(answer 1 record.caller_uid)" = 65534 ]
-	kill "$SERVER"
-	wait "$SERVER" || true
 	# a listed supplementary group lets nobody in too (SO_PEERGROUPS), as it
 	# passes the socket's 0660; without the group, the same caller is refused
-	policy '"serve": {"allow_uids": [0], "allow_gids": [4243]}'
-	start --pool 1
+	restart '"serve": {"allow_uids": [0], "allow_gids": [4243]}'
 	run -0 refused setpriv --reuid=nobody --regid=nogroup --clear-groups
 	[ "$output" = "$no" ]
 	rm -f "$TC_TMP/out"
@@ -299,7 +259,7 @@ sys.stdout.write(got.decode())' "$TC_TMP/s.sock" "$TC_TMP/l1"
 # ---------------------------------------------------------------- load
 
 @test "32 concurrent clients each get their own answer from a fresh sandbox, and leave nothing running" {
-	start --pool 4 --max-sandboxes 8 --queue 64
+	srv_start --pool 4 --max-sandboxes 8 --queue 64
 	cat >"$TC_TMP/n.py" <<'PY'
 import os, sys, time
 fresh = not os.path.exists("/tmp/used")
@@ -333,16 +293,12 @@ bad = [(i, a.get("status"), a.get("stdout"), a.get("stderr")) for i, a in sorted
 print(len(res), bad)' "$TC_TMP/s.sock" "$TC_TMP/n.py" "$MARK"
 	[ "$output" = "32 []" ]
 	tc_gone "$MARK"
-	[ "$(stats calls.ok)" = 32 ]
-	[ "$(stats calls.busy)" = 0 ]
-	[ "$(stats queue)" = 0 ]
-	[ "$(stats pools.0.busy)" = 0 ]
-	[ "$(stats dispatch_ms.n)" = 32 ]
+	srv_counts calls.ok=32 calls.busy=0 queue=0 pools.0.busy=0 dispatch_ms.n=32
 }
 
 @test "a client that disconnects mid-call: its sandbox is killed, its runner ends, nothing of it is left" {
 	policy '"limits": {"timeout": 300}'
-	start --pool 1
+	srv_start --pool 1
 	sleeper
 	exec_line 1 "$TC_TMP/sleeper.py" "{\"argv\": [\"$MARK\", \"250\"]}" >"$TC_TMP/l1"
 	"$PY" -I -c '
@@ -379,7 +335,7 @@ time.sleep(300)' "$TC_TMP/s.sock" "$TC_TMP/l1" "$TC_TMP/sent" &
 }
 
 @test "a client that never reads: the others are answered, the server stops reading it, its answers wait for it whole" {
-	start --pool 2 --max-sandboxes 4
+	srv_start --pool 2 --max-sandboxes 4
 	echo 'import sys; sys.stdout.write("x" * 1000000)' >"$TC_TMP/big.py"
 	echo 'print("small")' >"$TC_TMP/small.py"
 	rss0=$(awk '/^VmRSS/ {print $2}' "/proc/$SERVER/status")
@@ -429,7 +385,7 @@ assert all(x["status"] == "ok" and x["stdout"] == "x" * 1000000 for x in a)' "$T
 }
 
 @test "malformed lines are each answered BadRequest with the id when it could be read; the connection goes on" {
-	start --pool 1
+	srv_start --pool 1
 	echo 'print("after")' >"$TC_TMP/after.py"
 	deep=$("$PY" -I -c 'print("[" * 1000 + "]" * 1000)')
 	printf '%s\n' 'not json' '[1, 2]' '{"id": {"a": 1}, "kind": "stats"}' '{"id": 1}' \
@@ -468,7 +424,7 @@ EOF
 }
 
 @test "an oversized line is refused before its end arrives and before anything is built; its rest is skipped, the next line served" {
-	start --pool 1
+	srv_start --pool 1
 	echo 'print("after")' >"$TC_TMP/after.py"
 	exec_line 2 "$TC_TMP/after.py" >"$TC_TMP/l2"
 	run -0 timeout 300 "$PY" -I -c '
@@ -504,71 +460,51 @@ print(json.loads(buf)["id"], json.loads(buf)["stdout"], end="")' "$TC_TMP/s.sock
 }
 
 @test "--max-connections: one caller more is answered Busy and closed; once one leaves, the next is served" {
-	start --pool 1 --max-connections 2
+	srv_start --pool 1 --max-connections 2
 	run -0 timeout 120 "$PY" -I -c '
-import socket, sys
-def conn():
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(sys.argv[1])
-    s.settimeout(60)
-    return s
-def line(s):
-    buf = b""
-    while not buf.endswith(b"\n"):
-        b = s.recv(65536)
-        if not b:
-            return buf.decode() + "<EOF>"
-        buf += b
-    return buf.decode()
-held = [conn(), conn()]
+import sys
+sys.path.insert(0, sys.argv[2])
+from serveclient import conn, line
+held = [conn(sys.argv[1]), conn(sys.argv[1])]
 for s in held:
     s.sendall(b"{\"id\": 1, \"kind\": \"stats\"}\n")
     print(line(s).split(",")[0])
-third = conn()
+third = conn(sys.argv[1])
 print(line(third), end="")
 print(line(third))
 held[0].close()
 for _ in range(100):
-    s = conn()
+    s = conn(sys.argv[1])
     s.sendall(b"{\"id\": 2, \"kind\": \"stats\"}\n")
     got = line(s)
     if "Busy" not in got:
         break
     s.close()
-print(got.split(",")[0])' "$TC_TMP/s.sock"
-	[ "${lines[0]}" = '{"id":1' ]
-	[ "${lines[1]}" = '{"id":1' ]
-	[ "${lines[2]}" = '{"id":null,"ok":false,"error":{"type":"Busy","message":"the server has as many callers as its --max-connections allows; try again later","source":"toolcell"}}' ]
-	[ "${lines[3]}" = '<EOF>' ]
-	[ "${lines[4]}" = '{"id":2' ]
+print(got.split(",")[0])' "$TC_TMP/s.sock" "$BATS_TEST_DIRNAME"
+	diff - <(echo "$output") <<'EOF'
+{"id":1
+{"id":1
+{"id":null,"ok":false,"error":{"type":"Busy","message":"the server has as many callers as its --max-connections allows; try again later","source":"toolcell"}}
+<EOF>
+{"id":2
+EOF
 }
 
 @test "the unfinished lines of all callers together are bounded: the caller that would pass the bound is answered Busy, its line skipped, its connection still served" {
-	start --pool 1
+	srv_start --pool 1
 	run -0 timeout 120 "$PY" -I -c '
 import json, socket, sys, time
-def conn():
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(sys.argv[1])
-    s.settimeout(60)
-    return s
-def line(s):
-    buf = b""
-    while not buf.endswith(b"\n"):
-        b = s.recv(65536)
-        if not b:
-            return buf.decode() + "<EOF>"
-        buf += b
-    return buf.decode()
+sys.path.insert(0, sys.argv[2])
+from serveclient import conn, line
 # request_size 4K: a line may have 114688 bytes; 16 of them are the bound
 part = b"{\"id\": 1, \"kind\": \"stats\", \"pad\": \"" + b"x" * 110000
 held = []
 for _ in range(16):
-    s = conn()
+    s = conn(sys.argv[1])
     s.sendall(part)
     held.append(s)
 time.sleep(2)
-last = conn()
+last = conn(sys.argv[1])
 last.sendall(part)
 print(line(last), end="")
 # the rest of that line is skipped; the next one is served
@@ -580,7 +516,7 @@ for s in held:
     try:
         print("answered:", s.recv(100))
     except socket.timeout:
-        pass' "$TC_TMP/s.sock"
+        pass' "$TC_TMP/s.sock" "$BATS_TEST_DIRNAME"
 	[ "${lines[0]}" = '{"id":null,"ok":false,"error":{"type":"Busy","message":"the server holds too many unfinished request lines of its callers; send this request again later","source":"toolcell"}}' ]
 	[ "${lines[1]}" = 7 ]
 	[ "${#lines[@]}" -eq 2 ]
@@ -589,7 +525,7 @@ for s in held:
 # ---------------------------------------------------------------- the server's end
 
 @test "SIGTERM with calls in flight: each ends within its limits and is answered, a new caller is answered Busy, the server exits 0 and nothing is left" {
-	start --pool 2
+	srv_start --pool 2
 	sleeper
 	exec_line 1 "$TC_TMP/sleeper.py" "{\"argv\": [\"$MARK\", \"3\"]}" >"$TC_TMP/l"
 	exec_line 2 "$TC_TMP/sleeper.py" "{\"argv\": [\"$MARK\", \"250\"], \"timeout_s\": 4}" >>"$TC_TMP/l"
@@ -619,7 +555,7 @@ for s in held:
 
 @test "SIGKILL of the server: every runner, init, warm harness and tool of it dies (PDEATHSIG chain)" {
 	policy '"limits": {"timeout": 300}'
-	start --pool 2
+	srv_start --pool 2
 	sleeper
 	exec_line 1 "$TC_TMP/sleeper.py" "{\"argv\": [\"$MARK\", \"250\"]}" >"$TC_TMP/l1"
 	timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/l1" >"$TC_TMP/out" &

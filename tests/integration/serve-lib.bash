@@ -8,6 +8,10 @@
 # Sourced with `load serve-lib`; a file calls srv_setup_file and
 # srv_teardown_file from its setup_file and teardown_file.
 #
+# A test may also run a server of its own (srv_test_setup, srv_start,
+# srv_test_teardown, with `load helpers`): serve.bats, serve-attack.bats,
+# servecli.bats and serve-reload.bats.
+#
 # Options of the one-shot command line become the server's policy: a
 # limit (--memory 64M) its limits key, --env NAME=VALUE its env, --policy
 # FILE its base. A served call takes no workspace and no bind (README,
@@ -121,8 +125,10 @@ json.dump(p, open(sys.argv[2], "w"), indent=1)
 }
 
 # srv_warm SOCKET: true once the server on SOCKET has a ready entry for us
+# (asked as the command prefix $AS_CALLER when set)
 srv_warm() {
-	/usr/bin/python3 -I -c '
+	# shellcheck disable=SC2086 # a command line, one word a word
+	${AS_CALLER:-} /usr/bin/python3 -I -c '
 import json, socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.settimeout(30)
@@ -257,4 +263,86 @@ for k in sys.argv[2].split("."):
     v = v[int(k)] if isinstance(v, list) else v[k]
 print(v if isinstance(v, str) else json.dumps(v, sort_keys=True))
 ' "$SRV_OUT/answer.json" "$1"
+}
+
+# ---- a server of the test's own
+
+# srv_test_setup: tc_setup, no server yet; SOCK is $TC_TMP/s.sock, CLIENT
+# serveclient.py
+srv_test_setup() {
+	tc_setup
+	SERVER=
+	SOCK=$TC_TMP/s.sock
+	# shellcheck disable=SC2034 # the test file's
+	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
+}
+
+# srv_test_teardown: the server killed (SIGKILL) and reaped, then tc_teardown
+srv_test_teardown() {
+	if [ -n "$SERVER" ]; then
+		kill -KILL "$SERVER" 2>/dev/null || true
+		wait "$SERVER" 2>/dev/null || true
+	fi
+	tc_teardown
+}
+
+# srv_start [OPTIONS...]: the server SERVER on $SOCK with $TC_TMP/p.json
+# (the file's `policy` makes it when missing), its stderr in
+# $TC_TMP/serve.err, once a pool has a ready entry (asked as $AS_CALLER when
+# set); with SRV_OPEN=1 or AS_CALLER the socket is 0666, for callers of
+# other uids. An ASan build runs it with its quarantine off: the RSS checks
+# of serve-attack.bats would take what it holds for memory the server keeps.
+srv_start() {
+	[ -f "$TC_TMP/p.json" ] || policy
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
+		"$TOOLCELL" serve --socket "$SOCK" --policy "$TC_TMP/p.json" "$@" \
+		2>"$TC_TMP/serve.err" &
+	SERVER=$!
+	for _ in $(seq 600); do
+		[ -z "${SRV_OPEN:-}${AS_CALLER:-}" ] || [ ! -S "$SOCK" ] || chmod 666 "$SOCK"
+		if [ -S "$SOCK" ] && srv_warm "$SOCK"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	cat "$TC_TMP/serve.err" >&2
+	return 1
+}
+
+# srv_counts KEY.PATH=VALUE...: one fresh stats answer of the server on
+# $SOCK has each value (as jget prints it); stderr names those that differ
+srv_counts() {
+	local kv got rc=0
+	srv_stats "$SOCK" >"$TC_TMP/counts"
+	for kv in "$@"; do
+		got=$(jget "${kv%%=*}" <"$TC_TMP/counts")
+		[ "$got" = "${kv#*=}" ] || {
+			echo "stats: ${kv%%=*} is $got, not ${kv#*=}" >&2
+			rc=1
+		}
+	done
+	return $rc
+}
+
+# srv_until KEY.PATH=VALUE...: until one stats answer of the server on
+# $SOCK has each value (within 30 s); false, naming what differs, if none did
+srv_until() {
+	for _ in $(seq 300); do
+		srv_counts "$@" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	srv_counts "$@"
+}
+
+# answer ID KEY.PATH: a value of the answer with that id in $TC_TMP/out
+answer() {
+	/usr/bin/python3 -I -c '
+import json, sys
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    if d["id"] == json.loads(sys.argv[2]):
+        print(line, end="")
+        break
+else:
+    sys.exit(1)' "$TC_TMP/out" "$1" | jget "$2"
 }

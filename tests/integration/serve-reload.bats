@@ -8,20 +8,7 @@
 bats_require_minimum_version 1.5.0
 
 load helpers
-
-setup() {
-	tc_setup
-	SERVER=
-	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
-}
-
-teardown() {
-	if [ -n "$SERVER" ]; then
-		kill -KILL "$SERVER" 2>/dev/null || true
-		wait "$SERVER" 2>/dev/null || true
-	fi
-	tc_teardown
-}
+load serve-lib
 
 # policy MARK: a policy whose env gives the tool MARK in $MARK
 policy() {
@@ -33,23 +20,10 @@ policy() {
 
 # ready N: true once the server's own pool has N ready entries (within 30 s)
 ready() {
-	for _ in $(seq 300); do
-		if [ -S "$TC_TMP/s.sock" ] &&
-			echo '{"id":0,"kind":"stats"}' | "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/st" 2>/dev/null &&
-			[ "$(jget pools.0.ready <"$TC_TMP/st")" = "$1" ]; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	cat "$TC_TMP/serve.err" >&2
-	return 1
-}
-
-start() {
-	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" --pool 1 \
-		2>"$TC_TMP/serve.err" &
-	SERVER=$!
-	ready 1
+	srv_until pools.0.ready="$1" || {
+		cat "$TC_TMP/serve.err" >&2
+		return 1
+	}
 }
 
 # mark: a call of the tool that returns its $MARK
@@ -70,9 +44,12 @@ hup_and_wait() {
 	return 1
 }
 
+setup() { srv_test_setup; }
+teardown() { srv_test_teardown; }
+
 @test "SIGHUP loads the changed policy: the next call runs with it, its sha256 in the record" {
 	policy one
-	start
+	srv_start --pool 1
 	run -0 mark
 	[ "$(jget data <<<"$output")" = one ]
 	policy two
@@ -95,7 +72,7 @@ hup_and_wait() {
 
 @test "SIGHUP with a policy that no longer loads keeps the old one and its entries, and says so" {
 	policy one
-	start
+	srv_start --pool 1
 	mapfile -t before < <(pgrep -P "$SERVER")
 	[ "${#before[@]}" = 1 ]
 	echo '{"version": 1, "limits": {' >"$TC_TMP/p.json"
@@ -116,7 +93,7 @@ hup_and_wait() {
 
 @test "a call running at SIGHUP finishes with the policy it started with, and its record says so" {
 	policy old
-	start
+	srv_start --pool 1
 	old_sha=$(sha256sum <"$TC_TMP/p.json" | cut -d' ' -f1)
 	echo 'import os, time
 def run(args):
@@ -127,12 +104,7 @@ def run(args):
 	timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/slow.req" >"$TC_TMP/slow.out" &
 	client=$!
 	# the call is running once the pool refilled beside it
-	for _ in $(seq 300); do
-		echo '{"id":0,"kind":"stats"}' | "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/st"
-		[ "$(jget pools.0.busy <"$TC_TMP/st")" = 1 ] && break
-		sleep 0.1
-	done
-	[ "$(jget pools.0.busy <"$TC_TMP/st")" = 1 ]
+	srv_until pools.0.busy=1
 	policy new
 	hup_and_wait 2
 	wait "$client"

@@ -8,20 +8,10 @@
 bats_require_minimum_version 1.5.0
 
 load helpers
+load serve-lib
 
-setup() {
-	tc_setup
-	SERVER=
-	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
-}
-
-teardown() {
-	if [ -n "$SERVER" ]; then
-		kill -KILL "$SERVER" 2>/dev/null || true
-		wait "$SERVER" 2>/dev/null || true
-	fi
-	tc_teardown
-}
+setup() { srv_test_setup; }
+teardown() { srv_test_teardown; }
 
 # policy BODY: a policy with a 4K request limit, a timeout of $TIMEOUT s (20)
 # and BODY's keys
@@ -30,27 +20,6 @@ policy() {
 		"${TIMEOUT:-20}" "${1:+, $1}" \
 		>"$TC_TMP/p.json"
 	chmod 644 "$TC_TMP/p.json"
-}
-
-# start [OPTIONS...]: a server on $TC_TMP/s.sock with $TC_TMP/p.json, once
-# a pool has a ready entry (asked as $AS_CALLER, a command prefix, if set)
-start() {
-	[ -f "$TC_TMP/p.json" ] || policy
-	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" "$@" \
-		2>"$TC_TMP/serve.err" &
-	SERVER=$!
-	for _ in $(seq 300); do
-		# a caller of another uid needs more than the socket's 0660
-		[ -z "${AS_CALLER:-}" ] || [ ! -S "$TC_TMP/s.sock" ] || chmod 666 "$TC_TMP/s.sock"
-		if [ -S "$TC_TMP/s.sock" ] &&
-			echo '{"id":0,"kind":"stats"}' | ${AS_CALLER:-} "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/st" 2>/dev/null &&
-			"$PY" -I -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not any(p["ready"] for p in d.get("pools", [])))' "$TC_TMP/st"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	cat "$TC_TMP/serve.err" >&2
-	return 1
 }
 
 # req ID KIND FILE [ARGS_JSON] [EXTRA_JSON_MEMBERS]: one request line
@@ -69,38 +38,6 @@ print(json.dumps(d))' "$@"
 # ask LINES...: send the lines on one connection, the answers into $TC_TMP/out
 ask() {
 	printf '%s\n' "$@" | timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/out"
-}
-
-# answer ID KEY.PATH: a value of the answer with that id
-answer() {
-	"$PY" -I -c '
-import json, sys
-for line in open(sys.argv[1]):
-    d = json.loads(line)
-    if d["id"] == json.loads(sys.argv[2]):
-        print(line, end="")
-        break
-else:
-    sys.exit(1)' "$TC_TMP/out" "$1" | jget "$2"
-}
-
-# descendants PID: every process below PID (by parent pid), one per line
-descendants() {
-	"$PY" -I -c '
-import os, sys
-kids = {}
-for p in filter(str.isdigit, os.listdir("/proc")):
-    try:
-        ppid = int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        continue
-    kids.setdefault(ppid, []).append(int(p))
-todo, seen = [int(sys.argv[1])], []
-while todo:
-    for k in kids.get(todo.pop(), []):
-        seen.append(k)
-        todo.append(k)
-print("\n".join(map(str, seen)))' "$1"
 }
 
 # gone PID...: true once none of them is alive (within 15 s)
@@ -154,7 +91,7 @@ PY
 }
 
 @test "toolcell call --server prints the one-shot envelope; the record says the entry was warm" {
-	start
+	srv_start
 	cat >"$TC_TMP/add.py" <<'PY'
 def run(args):
     return {"sum": args["a"] + args["b"], "big": 123456789012345678901234567890}
@@ -184,7 +121,7 @@ PY
 }
 
 @test "single use: a file in /tmp and /dev/shm, a global and a forked child are gone at the next call" {
-	start
+	srv_start
 	cat >"$TC_TMP/leave.py" <<'PY'
 import builtins, os
 def run(args):
@@ -225,7 +162,7 @@ PY
 		kill "$SERVER"
 		wait "$SERVER" || true
 		policy '"serve": {"allow_uids": [65534]}'
-		AS_CALLER="setpriv --reuid=nobody --regid=nogroup --clear-groups" start
+		AS_CALLER="setpriv --reuid=nobody --regid=nogroup --clear-groups" srv_start
 		chmod 644 "$TC_TMP/one.py"
 		run -0 setpriv --reuid=nobody --regid=nogroup --clear-groups \
 			"$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/one.py" <<<'{}'
@@ -240,7 +177,7 @@ PY
 }
 
 @test "a malformed line is answered BadRequest and the connection goes on" {
-	start
+	srv_start
 	echo 'def run(a): return a' >"$TC_TMP/echo.py"
 	ask 'not json' '{"id": 3, "kind": "call"}' '{"id": "x", "kind": "dance", "source": ""}' \
 		"$(req 4 call "$TC_TMP/echo.py" '[1, 2]')"
@@ -252,7 +189,7 @@ PY
 }
 
 @test "a key the protocol does not define is refused, naming it and the keys its kind may have; nothing is built and the connection goes on" {
-	start
+	srv_start
 	echo 'def run(a): return a' >"$TC_TMP/echo.py"
 	# a misspelt limit would otherwise run the call without it
 	ask "$(req 1 call "$TC_TMP/echo.py" '"x"' '{"timeout": 1}')" \
@@ -267,14 +204,11 @@ PY
 {"id":2,"ok":false,"error":{"type":"BadRequest","message":"request: unknown key \"env\" (known for \"exec\": id, kind, source, argv, stdin, name, timeout_s, limits, stdin_base64)","source":"toolcell"}}
 EOF
 	[ "$(answer 3 data)" = after ]
-	ask '{"id": 4, "kind": "stats"}'
-	[ "$(answer 4 calls.bad_request)" = 3 ]
-	[ "$(answer 4 calls.ok)" = 1 ]
-	[ "$(answer 4 dispatch_ms.n)" = 1 ]
+	srv_counts calls.bad_request=3 calls.ok=1 dispatch_ms.n=1
 }
 
 @test "a line over the request limit is refused before anything is built; the next line is served" {
-	start
+	srv_start
 	echo 'def run(a): return "after"' >"$TC_TMP/after.py"
 	# request_size 4K: a line may have 12 * 4096 + 65536 bytes
 	big=$("$PY" -I -c 'print("{\"id\": 1, \"kind\": \"call\", \"source\": \"" + "x" * 200000 + "\"}")')
@@ -291,7 +225,7 @@ EOF
 @test "a caller that disconnects mid-call has its sandbox killed" {
 	# far beyond the test's waits: only the hang-up can end the call in time
 	TIMEOUT=300 policy
-	start
+	srv_start
 	sleeper_tool
 	mark="serve-hangup-$$-$RANDOM"
 	# (the line is made first: its maker's argv holds the mark too)
@@ -310,7 +244,7 @@ EOF
 }
 
 @test "a call past its timeout_s is a Timeout, counted from dispatch" {
-	start
+	srv_start
 	sleeper_tool
 	mark="serve-timeout-$$-$RANDOM"
 	ask "$(req 1 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 30}" '{"timeout_s": 1}')"
@@ -324,7 +258,7 @@ EOF
 }
 
 @test "exec runs a script with argv and stdin: stdout, stderr, exit code and the record" {
-	start
+	srv_start
 	cat >"$TC_TMP/s.py" <<'PY'
 import sys
 data = sys.stdin.read()
@@ -342,7 +276,7 @@ PY
 }
 
 @test "the answer at the tool's exit has the whole run's figures: exit code, signal, CPU, peak memory" {
-	start
+	srv_start
 	cat >"$TC_TMP/burn.py" <<'PY'
 import sys, time
 t = time.process_time()
@@ -375,7 +309,7 @@ PY
 }
 
 @test "a call's CPU counts from dispatch to the ms: the warm-up's is left out exactly, not to a clock tick" {
-	start
+	srv_start
 	# the warm-up's CPU (~20 ms a process) read in whole clock ticks was up
 	# to 10 ms short a figure, and the call's that much long
 	cat >"$TC_TMP/burn40.py" <<'PY'
@@ -398,7 +332,7 @@ PY
 }
 
 @test "a child left running by the tool: the answer waits for the sandbox's end, counts its CPU, leaves nothing" {
-	start
+	srv_start
 	mark="serve-orphan-$$-$RANDOM"
 	# the child burns 0.3 s of CPU with its stdio closed, tells the tool,
 	# and goes on burning; the tool exits at our SIGUSR1: its output is
@@ -450,13 +384,13 @@ PY
 }
 
 @test "entries warm at nice 19 where the server may set them back (CAP_SYS_NICE); a call runs at the server's priority" {
-	start
+	srv_start
 	# the warm interpreters below the server: nice 19 as root, 0 without
 	# the capability (nothing could set them back)
 	want=19
 	[ "$(id -u)" = 0 ] || want=0
 	n=0
-	for p in $(descendants "$SERVER"); do
+	for p in $(srv_descendants "$SERVER"); do
 		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = python3 ] || continue
 		[ "$(cut -d' ' -f19 <"/proc/$p/stat")" = "$want" ]
 		n=$((n + 1))
@@ -475,7 +409,7 @@ PY
 @test "a call that waits for an entry still warming makes it warm at the server's priority from then on" {
 	# one entry runs a held call; its refill warms (at nice 19 where the
 	# server may set it back, CAP_SYS_NICE) and is stopped before ready
-	start --pool 1 --max-sandboxes 2
+	srv_start --pool 1 --max-sandboxes 2
 	low=19
 	[ "$(id -u)" = 0 ] || low=0 # without it entries warm at ours
 	echo 'def run(args): __import__("time").sleep(300)' >"$TC_TMP/hold.py"
@@ -516,15 +450,10 @@ sys.exit(1)' "$SERVER" "$low" >"$TC_TMP/runner" &
 	req 2 call "$TC_TMP/w.py" >"$TC_TMP/req2"
 	timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/req2" >"$TC_TMP/out2" &
 	waiter=$!
-	for _ in $(seq 300); do
-		ask '{"id": 9, "kind": "stats"}'
-		[ "$(answer 9 queue)" = 1 ] && break
-		sleep 0.1
-	done
-	[ "$(answer 9 queue)" = 1 ]
+	srv_until queue=1
 	[ "$(nice_of "$runner")" = 0 ]
 	# and so does what of its sandbox runs already
-	for p in $(descendants "$runner"); do
+	for p in $(srv_descendants "$runner"); do
 		[ "$(nice_of "$p")" = 0 ] || [ -z "$(nice_of "$p")" ]
 	done
 	kill -CONT "$runner"
@@ -535,7 +464,7 @@ sys.exit(1)' "$SERVER" "$low" >"$TC_TMP/runner" &
 }
 
 @test "an idle entry's runner sleeps until its call: no samples, no clock" {
-	start
+	srv_start
 	cat >"$TC_TMP/cs.py" <<'PY'
 import os, sys, time
 def switches(pid):
@@ -548,12 +477,7 @@ time.sleep(1)
 print(max(switches(p) - b for p, b in zip(pids, before)))
 PY
 	# both entries of the pool ready (none still warming)
-	for _ in $(seq 300); do
-		echo '{"id":0,"kind":"stats"}' | "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/st"
-		[ "$(jget pools.0.ready <"$TC_TMP/st")" = 2 ] && break
-		sleep 0.1
-	done
-	[ "$(jget pools.0.ready <"$TC_TMP/st")" = 2 ]
+	srv_until pools.0.ready=2
 	# the runners: the server's children; a sampling one would wake 100
 	# times in that second
 	runners=$(pgrep -P "$SERVER")
@@ -563,7 +487,7 @@ PY
 }
 
 @test "a full queue answers Busy at once; the queued calls still run" {
-	start --pool 1 --max-sandboxes 1 --queue 1
+	srv_start --pool 1 --max-sandboxes 1 --queue 1
 	sleeper_tool
 	mark="serve-busy-$$-$RANDOM"
 	ask "$(req 1 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 2}")" \
@@ -577,7 +501,7 @@ PY
 }
 
 @test "SIGTERM drains: calls in flight finish and are answered, then the server exits 0 with nothing left" {
-	start
+	srv_start
 	sleeper_tool
 	mark="serve-term-$$-$RANDOM"
 	req 1 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 3}" >"$TC_TMP/req"
@@ -585,7 +509,7 @@ PY
 	client=$!
 	for _ in $(seq 300); do pgrep -f "$mark" >/dev/null && break; sleep 0.1; done
 	pgrep -f "$mark"
-	mapfile -t kids < <(descendants "$SERVER")
+	mapfile -t kids < <(srv_descendants "$SERVER")
 	kill -TERM "$SERVER"
 	wait "$client"
 	[ "$(answer 1 data)" = slept ]
@@ -598,14 +522,14 @@ PY
 
 @test "SIGKILL of the server leaves no sandbox and no runner alive" {
 	TIMEOUT=300 policy
-	start --pool 2
+	srv_start --pool 2
 	sleeper_tool
 	mark="serve-kill-$$-$RANDOM"
 	req 1 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 60}" >"$TC_TMP/req"
 	timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/req" >"$TC_TMP/out" &
 	for _ in $(seq 300); do pgrep -f "$mark" >/dev/null && break; sleep 0.1; done
 	pgrep -f "$mark"
-	mapfile -t kids < <(descendants "$SERVER")
+	mapfile -t kids < <(srv_descendants "$SERVER")
 	# runners, their sandboxes' inits, the warm harnesses, the busy tool, its child
 	[ "${#kids[@]}" -ge 7 ]
 	kill -KILL "$SERVER"
@@ -616,7 +540,7 @@ PY
 }
 
 @test "32 concurrent clients each get their own answer; every call had a fresh sandbox" {
-	start --pool 4 --max-sandboxes 8 --queue 64
+	srv_start --pool 4 --max-sandboxes 8 --queue 64
 	cat >"$TC_TMP/double.py" <<'PY'
 import os
 def run(args):
@@ -636,16 +560,11 @@ PY
 	for i in $(seq 32); do
 		[ "$(jget data <"$TC_TMP/c$i.out")" = "{\"fresh\": true, \"n\": $((2 * i))}" ]
 	done
-	ask '{"id": 1, "kind": "stats"}'
-	[ "$(answer 1 calls.ok)" = 32 ]
-	[ "$(answer 1 calls.busy)" = 0 ]
-	[ "$(answer 1 queue)" = 0 ]
-	[ "$(answer 1 pools.0.busy)" = 0 ]
-	[ "$(answer 1 dispatch_ms.n)" = 32 ]
+	srv_counts calls.ok=32 calls.busy=0 queue=0 pools.0.busy=0 dispatch_ms.n=32
 }
 
 @test "the Python client: Client(socket) with call, call_file, exec and stats over one connection" {
-	start
+	srv_start
 	echo 'def run(args): return {"got": args}' >"$TC_TMP/echo.py"
 	run -0 env PYTHONPATH="$(tc_python_dir)" "$PY" -I -c '
 import sys
@@ -717,16 +636,11 @@ open(sys.argv[2], "wb").write(s.recv(4096))
 }
 
 @test "SIGHUP replaces the warm entries: the ready ones end, new ones are made" {
-	start --pool 2
-	mapfile -t before < <(descendants "$SERVER")
+	srv_start --pool 2
+	mapfile -t before < <(srv_descendants "$SERVER")
 	kill -HUP "$SERVER"
 	gone "${before[@]}"
-	for _ in $(seq 300); do
-		echo '{"id":1,"kind":"stats"}' | "$PY" -I "$CLIENT" "$TC_TMP/s.sock" >"$TC_TMP/out"
-		[ "$(answer 1 pools.0.ready)" = 2 ] && break
-		sleep 0.1
-	done
-	[ "$(answer 1 pools.0.ready)" = 2 ]
+	srv_until pools.0.ready=2
 	echo 'def run(a): return "after"' >"$TC_TMP/h.py"
 	run -0 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/h.py" <<<'{}'
 	[ "$(jget data <<<"$output")" = after ]

@@ -10,38 +10,16 @@
 bats_require_minimum_version 1.5.0
 
 load helpers
+load serve-lib
 
 setup() {
-	tc_setup
-	SERVER=
-	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
-	SOCK="$TC_TMP/s.sock"
+	srv_test_setup
 	printf '{"version": 1, "limits": {"timeout": 20, "request_size": "4K"}}\n' >"$TC_TMP/p.json"
 	chmod 644 "$TC_TMP/p.json"
 }
 
 teardown() {
-	if [ -n "$SERVER" ]; then
-		kill -KILL "$SERVER" 2>/dev/null || true
-		wait "$SERVER" 2>/dev/null || true
-	fi
-	tc_teardown
-}
-
-# start: a server on $SOCK with $TC_TMP/p.json, once an entry is ready
-start() {
-	"$TOOLCELL" serve --socket "$SOCK" --policy "$TC_TMP/p.json" 2>"$TC_TMP/serve.err" &
-	SERVER=$!
-	for _ in $(seq 300); do
-		if [ -S "$SOCK" ] &&
-			echo '{"id":0,"kind":"stats"}' | "$PY" -I "$CLIENT" "$SOCK" >"$TC_TMP/st" 2>/dev/null &&
-			"$PY" -I -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not any(p["ready"] for p in d["pools"]))' "$TC_TMP/st"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	cat "$TC_TMP/serve.err" >&2
-	return 1
+	srv_test_teardown
 }
 
 # ask JSON...: the requests (Python dict literals; "source" read from the
@@ -68,7 +46,7 @@ for line in open(sys.argv[1]):
 }
 
 @test "python --server: the script's stdout, stderr, argv, stdin bytes and exit status, as toolcell python gives them" {
-	start
+	srv_start
 	cat >"$TC_TMP/s.py" <<'PY'
 import sys
 data = sys.stdin.buffer.read()
@@ -92,7 +70,7 @@ PY
 }
 
 @test "python --server: a signal ends toolcell as it ended the script, a time limit is 124, toolcell's own failures 125" {
-	start
+	srv_start
 	printf 'import os, signal\nos.kill(os.getpid(), signal.SIGUSR1)\n' >"$TC_TMP/sig.py"
 	run -138 "$TOOLCELL" python --server "$SOCK" "$TC_TMP/sig.py" </dev/null
 	run -138 "$TOOLCELL" python --policy "$TC_TMP/p.json" "$TC_TMP/sig.py" </dev/null
@@ -119,7 +97,7 @@ PY
 }
 
 @test "a call's own limits hold: memory, CPU time, file size, open files, stdout; the record names them" {
-	start
+	srv_start
 	printf 'l = []\nwhile True:\n    l.append(bytearray(1 << 20))\n' >"$TC_TMP/mem.py"
 	run -1 "$TOOLCELL" python --server "$SOCK" --memory 64M --result "$TC_TMP/r.json" "$TC_TMP/mem.py" </dev/null
 	[ "${lines[-1]}" = "toolcell: the tool reached its memory limit (inferred from its last words)" ]
@@ -163,7 +141,7 @@ PY
 }
 
 @test "limits above the server's are clamped and the answer says so; malformed or fixed ones are BadRequest" {
-	start
+	srv_start
 	echo 'def run(args): return args' >"$TC_TMP/t.py"
 	ask "{'id': 1, 'kind': 'call', 'file': '$TC_TMP/t.py', 'args': 1, 'limits': {'timeout': 999, 'memory': '1G', 'stdout_size': 4096}}" \
 		"{'id': 2, 'kind': 'call', 'file': '$TC_TMP/t.py', 'limits': {'memory': 'lots'}}" \
@@ -194,7 +172,7 @@ PY
 }
 
 @test "the Python client: call and exec with a call's own limits and bytes; toolcell's refusals raise with the server's words" {
-	start
+	srv_start
 	run -0 env PYTHONPATH="$(tc_python_dir)" "$PY" -I -c '
 import sys
 sys.path.insert(0, __import__("os").environ["PYTHONPATH"])
@@ -218,10 +196,12 @@ with toolcell_client.Client(sys.argv[1]) as c:
     s = c.stats()
     print(sorted(s), sorted(s["dispatch_ms"]), s["calls"]["bad_request"])
 ' "$SOCK"
-	[ "${lines[0]}" = "5 {'timeout': 20.0} 67108864" ]
-	[ "${lines[1]}" = "b'a\\x00\\xff' 0" ]
-	[ "${lines[2]}" = "output_limit 4096" ]
-	[ "${lines[3]}" = "TypeError unknown limit 'pids' (a call may set: timeout, memory, cpu_time, file_size, open_files, stdout_size, stderr_size)" ]
-	[ "${lines[4]}" = 'BadRequest request: limits.memory: expected a size such as "256M"' ]
-	[ "${lines[5]}" = "['calls', 'dispatch_ms', 'id', 'ok', 'pools', 'queue', 'sandboxes', 'sessions'] ['n', 'p50', 'p90', 'p99'] 1" ]
+	diff - <(echo "$output") <<'EOF'
+5 {'timeout': 20.0} 67108864
+b'a\x00\xff' 0
+output_limit 4096
+TypeError unknown limit 'pids' (a call may set: timeout, memory, cpu_time, file_size, open_files, stdout_size, stderr_size)
+BadRequest request: limits.memory: expected a size such as "256M"
+['calls', 'dispatch_ms', 'id', 'ok', 'pools', 'queue', 'sandboxes', 'sessions'] ['n', 'p50', 'p90', 'p99'] 1
+EOF
 }

@@ -7,11 +7,33 @@ then prints each answer line as it arrives until N answers came (default:
 one per non-empty line sent) or the server closed the connection.
 --hangup-after S: close the connection S seconds after sending, without
 reading anything. Exit status 0, or 3 when the server closed first.
+
+Imported by the tests' own clients (sys.path gets this folder): conn()
+and line() below.
 """
 
 import socket
 import sys
 import time
+
+
+def conn(path, timeout=60):
+    """A connection to the server at path, reads timing out after timeout s."""
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    s.settimeout(timeout)
+    return s
+
+
+def line(s):
+    """One line from s, or what came before the server closed and "<EOF>"."""
+    buf = b""
+    while not buf.endswith(b"\n"):
+        b = s.recv(65536)
+        if not b:
+            return buf.decode() + "<EOF>"
+        buf += b
+    return buf.decode()
 
 
 def main():
