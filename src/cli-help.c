@@ -543,7 +543,9 @@ static void help_subopts(struct help_buf *b, const struct tc_cli_verb *row)
 		const struct tc_cli_subopt *o = &row->subopts[i];
 		char desc[512];
 
-		snprintf(left, sizeof(left), "%s %s", o->name, o->metavar);
+		snprintf(left, sizeof(left), "%s%s%s%s%s", o->name, o->metavar ? " " : "",
+			 o->optional ? "[" : "", o->metavar ? o->metavar : "",
+			 o->optional ? "]" : "");
 		if (o->max)
 			snprintf(desc, sizeof(desc), "%s\n%s from 1 to %u", o->desc, o->metavar,
 				 o->max);

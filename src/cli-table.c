@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "rootfs.h"
 #include "serve.h"
+#include "verb.h"
 #include "util.h"
 
 #include "cli-internal.h"
@@ -184,7 +185,8 @@ const struct tc_cli_verb tc_cli_verbs[] = {
 	{ TC_VERB_VERSION, "version", "version",
 	  .usage = "version [--paths [NAME | --json]]\n--version",
 	  .summary = "print toolcell's version, or (--paths) where it finds\n"
-		     "its own files" },
+		     "its own files",
+	  .subopts = tc_version_opts, .n_subopts = &tc_version_n_opts },
 	{ TC_VERB_HELP, "help", "help", .usage = "help [COMMAND]\n--help | -h\nCOMMAND --help",
 	  .summary = "print the overview, or a command's help: toolcell help COMMAND" },
 };

@@ -52,9 +52,13 @@ static void spell_options(const struct tc_cli_verb *row, char *buf, size_t n)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; row->subopts && i < *row->n_subopts && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s[%s %s]", len ? " " : "",
-					row->subopts[i].name, row->subopts[i].metavar);
+	for (size_t i = 0; row->subopts && i < *row->n_subopts && len < n; i++) {
+		const struct tc_cli_subopt *o = &row->subopts[i];
+
+		len += (size_t)snprintf(buf + len, n - len, "%s[%s%s%s%s%s]", len ? " " : "",
+					o->name, o->metavar ? " " : "", o->optional ? "[" : "",
+					o->metavar ? o->metavar : "", o->optional ? "]" : "");
+	}
 	for (size_t i = 0; !row->subopts && i < tc_cli_n_opts && len < n; i++) {
 		const struct tc_cli_opt *o = &tc_cli_opts[i];
 

@@ -75,14 +75,16 @@ const char *tc_cli_verb_name(enum tc_verb v);
 const char *tc_cli_help(enum tc_verb verb);
 
 /* An option of a command with a small command line of its own (serve,
- * rootfs build): its parser, its --help, toolcell(1) and the bash
+ * rootfs build, version): its parser, its --help, toolcell(1) and the bash
  * completion read one table of these. desc: '\n'-separated lines of at
  * most 80 - 26 columns. */
 struct tc_cli_subopt {
 	const char *name;
-	const char *metavar; /* what the value looks like (each takes one) */
+	const char *metavar; /* what the value looks like, or NULL for a flag */
 	const char *desc;
-	unsigned max; /* a number's largest value, or 0 */
+	unsigned max;	   /* a number's largest value, or 0 */
+	bool optional;	   /* the value may be left out: --paths [NAME] */
+	const char *words; /* the values the completion offers, ' '-separated */
 };
 
 #endif

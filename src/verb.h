@@ -47,6 +47,9 @@ struct tc_invocation {
  * finds its own files (layout.h), as NAME PATH lines, one NAME's path, or
  * a JSON object. Returns the exit status (125 for an unknown NAME). */
 int tc_verb_version(struct tc_invocation *v);
+/* Its options, one row each (tc_cli_help(TC_VERB_VERSION) shows them). */
+extern const struct tc_cli_subopt tc_version_opts[];
+extern const size_t tc_version_n_opts;
 
 /* A refusal before (or instead of) the sandbox: the audit line, the
  * message on stderr and, for call, one envelope on stdout. Returns the

@@ -11,6 +11,14 @@
 
 extern char **environ;
 
+const struct tc_cli_subopt tc_version_opts[] = {
+	{ "--paths", "NAME",
+	  "print where this toolcell finds its files (with\nNAME, only that path)",
+	  .optional = true, .words = "libexec policies site state rootfs" },
+	{ "--json", NULL, "after --paths: all of them as one JSON object" },
+};
+const size_t tc_version_n_opts = TC_ARRAY_SIZE(tc_version_opts);
+
 /* the paths as one JSON object, keys in the enum's order */
 static int print_json(const struct tc_layout *l)
 {

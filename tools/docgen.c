@@ -206,9 +206,13 @@ static void man_subopts(const struct tc_cli_verb *row)
 		puts(".TP");
 		fputs("\\fB", stdout);
 		roff_text(o->name);
-		fputs("\\fR \\fI", stdout);
-		roff_text(o->metavar);
-		puts("\\fR");
+		fputs("\\fR", stdout);
+		if (o->metavar) {
+			fputs(o->optional ? " [\\fI" : " \\fI", stdout);
+			roff_text(o->metavar);
+			fputs(o->optional ? "\\fR]" : "\\fR", stdout);
+		}
+		putchar('\n');
 		roff_text(o->desc);
 		if (o->max)
 			printf("; \\fI%s\\fR from 1 to %u", o->metavar, o->max);
@@ -420,12 +424,21 @@ static void bash_subopts(const struct tc_cli_verb *row)
 		       second_word(row));
 	puts("\t\tcase $prev in");
 	for (size_t i = 0; i < *row->n_subopts; i++) {
-		const char *m = row->subopts[i].metavar;
+		const struct tc_cli_subopt *o = &row->subopts[i];
+		const char *m = o->metavar;
 
-		printf("\t\t%s) %s; return 0 ;;\n", row->subopts[i].name,
-		       !strcmp(m, "DIR")			  ? "_toolcell_dirs"
-		       : !strcmp(m, "FILE") || !strcmp(m, "PATH") ? "_toolcell_files"
-								  : "COMPREPLY=()");
+		if (o->words)
+			/* a value left out: the next option is completed */
+			printf("\t\t%s)\n"
+			       "\t\t\tmapfile -t COMPREPLY < <(compgen -W '%s' -- \"$cur\")\n"
+			       "\t\t\t%s ;;\n",
+			       o->name, o->words,
+			       o->optional ? "[[ $cur == -* ]] || return 0" : "return 0");
+		else if (m)
+			printf("\t\t%s) %s; return 0 ;;\n", o->name,
+			       !strcmp(m, "DIR")			  ? "_toolcell_dirs"
+			       : !strcmp(m, "FILE") || !strcmp(m, "PATH") ? "_toolcell_files"
+									  : "COMPREPLY=()");
 	}
 	puts("\t\tesac\n"
 	     "\t\tif [[ $cur == -* ]]; then");

@@ -116,6 +116,20 @@ man_subopts() {
 	[ -z "$output" ]
 }
 
+@test "'version': --help, toolcell.1 and the completion name --paths [NAME] and --json; --paths completes the names it prints" {
+	help_opts version >"$TC_TMP/help"
+	[ "$(cat "$TC_TMP/help")" = "$(printf '%s\n' --help --json --paths)" ]
+	diff "$TC_TMP/help" <(man_subopts version | sort -u)
+	diff "$TC_TMP/help" <(complete_words toolcell version -- | sort -u)
+	"$TOOLCELL" help version | grep -q '^  --paths \[NAME\]  *print where this toolcell finds its files'
+	man_roff COMMANDS | grep -qx '\\fB--paths\\fR \[\\fINAME\\fR\]'
+	run -0 complete_words toolcell version --paths ""
+	[ "$output" = "$("$TOOLCELL" version --paths | cut -d' ' -f1)" ]
+	# the name may be left out: an option after --paths is completed
+	run -0 complete_words toolcell version --paths --j
+	[ "$output" = --json ]
+}
+
 # overview_commands: the commands 'toolcell --help' lists under Commands:
 overview_commands() {
 	"$TOOLCELL" --help | sed -n '/^Commands:$/,/^$/p' | sed -nE 's/^  ([a-z]+( [a-z]+)?)  .*/\1/p'

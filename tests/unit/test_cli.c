@@ -1302,10 +1302,14 @@ static void test_verb_table(void **state)
 			fail_msg("the overview has no line '%s'", want + 1);
 		/* its own options, each in its help */
 		for (size_t i = 0; row->subopts && i < *row->n_subopts; i++) {
-			snprintf(want, sizeof(want), "\n  %s %s ", row->subopts[i].name,
-				 row->subopts[i].metavar);
+			const struct tc_cli_subopt *o = &row->subopts[i];
+
+			/* "--pool N", "--paths [NAME]", "--json" (a flag) */
+			snprintf(want, sizeof(want), "\n  %s%s%s%s%s ", o->name,
+				 o->metavar ? " " : "", o->optional ? "[" : "",
+				 o->metavar ? o->metavar : "", o->optional ? "]" : "");
 			expect_mentions(tc_cli_help((enum tc_verb)v), want);
-			expect_mentions(line, row->subopts[i].name);
+			expect_mentions(line, o->name);
 		}
 	}
 	EXPECT_HELP(TC_VERB_SERVE, "help", "serve");
