@@ -188,7 +188,7 @@ static int check_members(char *const *m, enum tc_serve_kind kind, const char *un
 	char names[256];
 	size_t used = 0;
 
-	for (size_t i = 0; unknown && i < R__MAX; i++)
+	for (size_t i = 0; unknown && i < R__MAX && used < sizeof(names); i++)
 		if (allowed[i] & 1u << kind)
 			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
 						 used ? ", " : "", request_keys[i]);
