@@ -312,13 +312,9 @@ PY
 	srv_start
 	# the warm-up's CPU (~20 ms a process) read in whole clock ticks was up
 	# to 10 ms short a figure, and the call's that much long
-	cat >"$TC_TMP/burn40.py" <<'PY'
-import time
-t = time.process_time()
-while time.process_time() - t < 0.04:
-    pass
-print(round((time.process_time() - t) * 1000))
-PY
+	printf '%s\n' 'import time' 't = time.process_time()' \
+		'while time.process_time() - t < 0.04:' '    pass' \
+		'print(round((time.process_time() - t) * 1000))' >"$TC_TMP/burn40.py"
 	local lines=() i used cpu
 	for i in 1 2 3 4 5 6; do lines+=("$(req "$i" exec "$TC_TMP/burn40.py")"); done
 	ask "${lines[@]}"
