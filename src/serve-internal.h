@@ -71,13 +71,16 @@ struct entry {
 	const struct tc_serve_setup *setup; /* the policy and rootfs it was made with */
 	enum entry_state state;
 	struct tc_buf out, errb, st, frame;
-	size_t sent; /* of frame */
+	struct wire_outcome *outcome; /* st decoded, once it all came */
+	size_t sent;		      /* of frame */
 	uint64_t started_ns;
+	uint64_t refill_ns; /* busy: its refill waits for its answer until then */
 	struct call *call;
 	/* the sandbox's init and tool (and a helper not reaped yet), as /proc
-	 * listed them when the entry got ready: set back to our priority at
-	 * dispatch (serve-pool.c) */
+	 * listed them when the entry got ready, each with a pidfd (-1 none):
+	 * set back to our priority at dispatch while they live (serve-prio.c) */
 	pid_t warm_pids[4];
+	int warm_pidfds[4];
 	bool hurried; /* warming at our priority: a call waits for it */
 	bool leaf;    /* its sandbox has a cgroup leaf: memory is the leaf's */
 };
@@ -163,7 +166,8 @@ void tc_serve_session_stats(const struct server *s, struct cJSON *doc);
 #define TC_SERVE_WARM_NICE 19	    /* a warming entry's: the running calls' CPU comes first */
 bool tc_serve_prio_can_lower(void); /* may a warming entry go low (and back)? */
 void tc_serve_prio_note(struct entry *e);	       /* its sandbox's processes, into warm_pids */
-void tc_serve_prio_restore(const struct entry *e);     /* at dispatch: back to ours */
+void tc_serve_prio_restore(struct entry *e);	       /* at dispatch: back to ours */
+void tc_serve_prio_forget(struct entry *e);	       /* warm_pids and their pidfds dropped */
 void tc_serve_prio_hurry(struct server *s, uid_t uid); /* a call of uid's waits */
 
 /* serve-answer.c */
@@ -173,7 +177,8 @@ void tc_serve_answer_error(struct server *s, struct conn *c, const char *id, con
 void tc_serve_answer_stats(struct server *s, struct conn *c, const char *id);
 void tc_serve_conn_send(struct conn *c, const char *line, size_t len);
 
-/* The outcome as the runner sends it: the struct with its strings beside it. */
+/* The outcome as the runner sends it: the struct with its strings beside it
+ * (serve-wire.c). */
 struct wire_outcome {
 	struct tc_outcome o;
 	char seccomp[160], landlock[512], cgroup[4096], cgroup_swap[160], kernel_memory[640];
@@ -181,7 +186,14 @@ struct wire_outcome {
 	int exec_errno;
 };
 
+/* o and its strings into w. */
 void tc_serve_wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w);
-void tc_serve_wire_unpack(struct wire_outcome *w);
+/* w as sent, into buf (sizeof(*w) bytes at most): only the n_denied
+ * entries of o.denied in use go. Returns the length. */
+size_t tc_serve_wire_encode(const struct wire_outcome *w, char *buf);
+/* The len bytes received so far back into w, its strings pointed at their
+ * copies: 0, -EAGAIN while more are due, -EBADMSG when they cannot be a
+ * report. */
+int tc_serve_wire_decode(const char *buf, size_t len, struct wire_outcome *w);
 
 #endif

@@ -34,47 +34,10 @@
 #define READY_LINE_MAX 64
 #define ERR_KEEP_MAX   (64u << 10) /* bytes of a failed entry's stderr we show */
 #define BACKOFF_MAX_MS 5000
-
-static void runner_copy(char *dst, size_t n, const char *src)
-{
-	snprintf(dst, n, "%s", src ? src : "");
-}
-
-void tc_serve_wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w)
-{
-	memset(w, 0, sizeof(*w));
-	w->o = *o;
-	runner_copy(w->seccomp, sizeof(w->seccomp), o->seccomp);
-	runner_copy(w->landlock, sizeof(w->landlock), o->landlock);
-	runner_copy(w->cgroup, sizeof(w->cgroup), o->cgroup);
-	runner_copy(w->cgroup_swap, sizeof(w->cgroup_swap), o->cgroup_swap);
-	runner_copy(w->kernel_memory, sizeof(w->kernel_memory), o->kernel_memory);
-	runner_copy(w->mem_reason, sizeof(w->mem_reason), o->memory_peak_bytes.reason);
-	runner_copy(w->oom_reason, sizeof(w->oom_reason), o->oom_kills.reason);
-	runner_copy(w->pids_reason, sizeof(w->pids_reason), o->pids_peak.reason);
-	runner_copy(w->not_applied, sizeof(w->not_applied), o->workspace.not_applied);
-	w->exec_errno = exec_errno;
-}
-
-/* Point the outcome's strings at the copies beside it (the runner's
- * pointers mean nothing here); "" was NULL. */
-void tc_serve_wire_unpack(struct wire_outcome *w)
-{
-	struct tc_outcome *o = &w->o;
-
-	o->seccomp = w->seccomp[0] ? w->seccomp : NULL;
-	o->landlock = w->landlock[0] ? w->landlock : NULL;
-	o->cgroup = w->cgroup[0] ? w->cgroup : NULL;
-	o->cgroup_swap = w->cgroup_swap[0] ? w->cgroup_swap : NULL;
-	o->kernel_memory = w->kernel_memory[0] ? w->kernel_memory : NULL;
-	o->memory_peak_bytes.reason = w->mem_reason[0] ? w->mem_reason : NULL;
-	o->oom_kills.reason = w->oom_reason[0] ? w->oom_reason : NULL;
-	o->pids_peak.reason = w->pids_reason[0] ? w->pids_reason : NULL;
-	o->workspace.not_applied = w->not_applied[0] ? w->not_applied : NULL;
-	o->policy_path = NULL;
-	o->tool_path = NULL;
-	o->run = NULL;
-}
+/* A dispatched entry's refill waits this long for the call's answer: the
+ * fork of a new runner would otherwise sit on the call's path (a longer
+ * call gets its refill then; a call waiting for an entry gets it at once) */
+#define REFILL_DEFER_MS 20
 
 /* ---- the runner: our child that runs one sandbox ---- */
 
@@ -126,6 +89,7 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 	struct tc_sandbox *sb = NULL;
 	struct tc_error e = { 0 };
 	struct wire_outcome *w = malloc(sizeof(*w));
+	char *wire = malloc(sizeof(*w));
 	struct tc_outcome o;
 
 	/* the server's death (even by SIGKILL) ends the runner, and so the sandbox */
@@ -155,7 +119,8 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 	}
 	tc_serve_wire_pack(&o, res.exec_errno, w);
 	/* the answer goes now; the sandbox's teardown follows, off its path */
-	(void)tc_write_all(3, w, sizeof(*w));
+	if (wire)
+		(void)tc_write_all(3, wire, tc_serve_wire_encode(w, wire));
 	close_range(0, 3, 0);
 	/* the teardown (done by the init's exit, the last process of the
 	 * namespaces) yields to the calls that run; raising a nice value
@@ -178,6 +143,8 @@ static void entry_free(struct entry *e)
 	tc_buf_release(&e->errb);
 	tc_buf_release(&e->st);
 	tc_buf_release(&e->frame);
+	tc_serve_prio_forget(e);
+	free(e->outcome);
 	free(e);
 }
 
@@ -207,6 +174,8 @@ static int spawn(struct server *s, uid_t uid)
 
 	if (!e)
 		return -ENOMEM;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pidfds); i++)
+		e->warm_pidfds[i] = -1;
 	for (int i = 0; i < 4; i++)
 		if (pipe2(p[i], O_CLOEXEC) < 0)
 			goto fail;
@@ -275,12 +244,25 @@ static unsigned waiting(const struct server *s, uid_t uid)
 	return n;
 }
 
+/* uid's entries dispatched so recently that their refill waits */
+static unsigned deferred(const struct server *s, uid_t uid)
+{
+	uint64_t now = tc_now_ns();
+	unsigned n = 0;
+
+	for (const struct entry *e = s->entries; e; e = e->next)
+		n += e->uid == uid && e->state == ENTRY_BUSY && e->refill_ns > now;
+	return n;
+}
+
 /* Keep `pool` ready (or starting) entries for uid, plus one for each call
- * of uid's that waits, within --max-sandboxes. */
+ * of uid's that waits, within --max-sandboxes; an entry whose call was
+ * dispatched within REFILL_DEFER_MS still counts, unless a call waits. */
 static void fill_uid(struct server *s, uid_t uid)
 {
-	unsigned want = s->opt->pool + waiting(s, uid);
-	unsigned have = count(s, uid, ENTRY_READY) + count(s, uid, ENTRY_STARTING);
+	unsigned wait = waiting(s, uid), want = s->opt->pool + wait;
+	unsigned have = count(s, uid, ENTRY_READY) + count(s, uid, ENTRY_STARTING) +
+			(wait ? 0 : deferred(s, uid));
 
 	while (have < want && s->n_entries < s->opt->max_sandboxes) {
 		if (spawn(s, uid) < 0)
@@ -389,6 +371,7 @@ static void dispatch(struct server *s, struct call *c, struct entry *e)
 	e->state = ENTRY_BUSY;
 	e->call = c;
 	c->dispatch_ns = now;
+	e->refill_ns = now + REFILL_DEFER_MS * 1000000ull;
 	c->deadline_ns = now + c->req.limit_ms * 1000000ull;
 	tc_buf_release(&e->out);
 	tc_buf_release(&e->errb);
@@ -547,16 +530,15 @@ void tc_serve_entry_on_error(struct entry *e)
 		call_cap(e, &e->errb, TC_LIMIT_STDERR, &e->call->over_stderr);
 }
 
-/* The whole outcome, or NULL while it has not all arrived. */
+/* The whole outcome, or NULL while it has not all arrived (or never can). */
 static struct wire_outcome *outcome_of(struct entry *e)
 {
-	struct wire_outcome *w;
-
-	if (e->st.len != sizeof(struct wire_outcome))
-		return NULL;
-	w = (struct wire_outcome *)e->st.p;
-	tc_serve_wire_unpack(w);
-	return w;
+	if (!e->outcome && e->st.len && (e->outcome = malloc(sizeof(*e->outcome))) &&
+	    tc_serve_wire_decode(e->st.p, e->st.len, e->outcome) < 0) {
+		free(e->outcome);
+		e->outcome = NULL;
+	}
+	return e->outcome;
 }
 
 /* The call's answer, from the outcome (NULL: the runner sent none). The

@@ -5,10 +5,12 @@
  * priority back needs CAP_SYS_NICE (the tool's own RLIMIT_NICE is 0), so
  * without it entries warm at our priority. Runs in the server. */
 #include <fcntl.h>
+#include <poll.h>
 #include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -42,34 +44,98 @@ static void children_of(pid_t pid, pid_t *pids, size_t n)
 		pids[i++] = (pid_t)v;
 }
 
-/* The entry got ready: note its sandbox's processes, to set them back at
- * dispatch. Only toolcell's code has run in it so far. */
-void tc_serve_prio_note(struct entry *e)
+/* pid's parent, as /proc says now (0: gone or unreadable). */
+static pid_t parent_of(pid_t pid)
 {
-	pid_t top[2] = { 0 };
-	size_t n = 0;
+	char path[64], buf[512], *close_paren;
+	_cleanup_close_ int fd = -1;
+	ssize_t len;
+	long ppid = 0;
 
-	memset(e->warm_pids, 0, sizeof(e->warm_pids));
-	if (!tc_serve_prio_can_lower())
-		return;
-	children_of(e->pid, top, TC_ARRAY_SIZE(top));
-	for (size_t i = 0; i < TC_ARRAY_SIZE(top) && top[i]; i++) {
-		e->warm_pids[n++] = top[i];
-		children_of(top[i], &e->warm_pids[n], 1);
-		n += e->warm_pids[n] != 0;
-		if (n + 2 > TC_ARRAY_SIZE(e->warm_pids))
-			break;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	len = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+	buf[len > 0 ? len : 0] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold anything but the last ')' */
+	close_paren = strrchr(buf, ')');
+	if (close_paren && sscanf(close_paren + 1, " %*c %ld", &ppid) != 1)
+		ppid = 0;
+	return (pid_t)ppid;
+}
+
+/* Whether the process behind pidfd has not exited (a zombie has). */
+static bool alive(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	return pidfd >= 0 && poll(&p, 1, 0) == 0;
+}
+
+/* pid, a child of parent's, with a pidfd that holds on to it: 0, or -1
+ * when it is not (any more) parent's child. The pid read from /proc may
+ * have been reused by the time pidfd_open runs; the process the pidfd
+ * names is parent's child if /proc says so while it still lives. */
+static int hold(pid_t pid, pid_t parent, pid_t *ret_pid, int *ret_pidfd)
+{
+	int fd = (int)pidfd_open(pid, 0);
+
+	if (fd < 0 || parent_of(pid) != parent || !alive(fd)) {
+		tc_closep(&fd);
+		return -1;
+	}
+	*ret_pid = pid;
+	*ret_pidfd = fd;
+	return 0;
+}
+
+void tc_serve_prio_forget(struct entry *e)
+{
+	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pids); i++) {
+		tc_closep(&e->warm_pidfds[i]);
+		e->warm_pids[i] = 0;
 	}
 }
 
-/* Dispatch: the call runs at our priority. */
-void tc_serve_prio_restore(const struct entry *e)
+/* The entry got ready: note its sandbox's processes (the init, its child
+ * the tool), each with a pidfd, to set them back at dispatch. Only
+ * toolcell's code has run in them so far. */
+void tc_serve_prio_note(struct entry *e)
+{
+	pid_t top[2] = { 0 }, kid[1];
+	size_t n = 0;
+
+	tc_serve_prio_forget(e);
+	if (!tc_serve_prio_can_lower())
+		return;
+	children_of(e->pid, top, TC_ARRAY_SIZE(top));
+	for (size_t i = 0; i < TC_ARRAY_SIZE(top) && top[i] && n + 2 <= TC_ARRAY_SIZE(e->warm_pids);
+	     i++) {
+		size_t init = n;
+
+		if (hold(top[i], e->pid, &e->warm_pids[n], &e->warm_pidfds[n]) < 0)
+			continue;
+		n++;
+		kid[0] = 0;
+		children_of(top[i], kid, 1);
+		if (kid[0] &&
+		    hold(kid[0], e->warm_pids[init], &e->warm_pids[n], &e->warm_pidfds[n]) == 0)
+			n++;
+	}
+}
+
+/* Dispatch: the call runs at our priority. The runner is our child (its
+ * pid is ours until we reap it); a process of its sandbox is set back only
+ * while its pidfd says it lives, so a pid reused since READY (the sandbox
+ * died idle, the pid went round) is never touched. */
+void tc_serve_prio_restore(struct entry *e)
 {
 	if (!tc_serve_prio_can_lower())
 		return;
 	setpriority(PRIO_PROCESS, (id_t)e->pid, 0);
 	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pids) && e->warm_pids[i]; i++)
-		setpriority(PRIO_PROCESS, (id_t)e->warm_pids[i], 0);
+		if (alive(e->warm_pidfds[i]))
+			setpriority(PRIO_PROCESS, (id_t)e->warm_pids[i], 0);
+	tc_serve_prio_forget(e);
 }
 
 /* A call waits for uid's next entry: the ones warming for it go at our

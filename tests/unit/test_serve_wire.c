@@ -1,0 +1,110 @@
+/* Unit tests for a `toolcell serve` runner's report (serve-wire.c): an
+ * outcome goes through the wire whole (its figures, its strings, the
+ * denied calls in use) in a few KB, a partial report waits for the rest,
+ * and bytes that cannot be a report are refused. */
+#include "tc-test.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "serve-internal.h"
+
+static struct wire_outcome w, back;
+static char buf[sizeof(struct wire_outcome)];
+
+static void sample(struct tc_outcome *o, size_t n_denied)
+{
+	tc_outcome_init(o);
+	o->status = TC_STATUS_EXIT_NONZERO;
+	o->exited = true;
+	o->exit_code = 3;
+	o->cpu_user_ms = 17;
+	o->memory_peak_bytes = (struct tc_maybe){ .known = false, .reason = "no cgroup leaf" };
+	o->seccomp = "default-deny";
+	o->landlock = "abi 6";
+	o->limit[TC_LIMIT_MEMORY] = 64u << 20;
+	snprintf(o->err.message, sizeof(o->err.message), "%s", "the tool said no");
+	for (size_t i = 0; i < n_denied; i++) {
+		snprintf(o->denied[i].name, sizeof(o->denied[i].name), "call%zu", i);
+		o->denied[i].count = (uint32_t)(i + 1);
+	}
+	o->n_denied = n_denied;
+}
+
+static void test_round_trip(void **state)
+{
+	struct tc_outcome o;
+	size_t len;
+
+	(void)state;
+	sample(&o, 3);
+	tc_serve_wire_pack(&o, ENOENT, &w);
+	len = tc_serve_wire_encode(&w, buf);
+	/* the unused denied slots stay home */
+	assert_true(len < sizeof(w) / 4);
+	assert_int_equal(tc_serve_wire_decode(buf, len, &back), 0);
+	assert_int_equal(back.o.status, TC_STATUS_EXIT_NONZERO);
+	assert_int_equal(back.o.exit_code, 3);
+	assert_int_equal(back.o.cpu_user_ms, 17);
+	assert_int_equal(back.o.limit[TC_LIMIT_MEMORY], 64u << 20);
+	assert_int_equal(back.exec_errno, ENOENT);
+	assert_string_equal(back.o.seccomp, "default-deny");
+	assert_string_equal(back.o.landlock, "abi 6");
+	assert_string_equal(back.o.memory_peak_bytes.reason, "no cgroup leaf");
+	assert_null(back.o.cgroup); /* NULL went as "" and came back NULL */
+	assert_string_equal(back.o.err.message, "the tool said no");
+	assert_int_equal(back.o.n_denied, 3);
+	assert_string_equal(back.o.denied[2].name, "call2");
+	assert_int_equal(back.o.denied[2].count, 3);
+	assert_int_equal(back.o.denied[3].count, 0);
+}
+
+static void test_every_slot(void **state)
+{
+	struct tc_outcome o;
+	size_t n = TC_ARRAY_SIZE(o.denied), len;
+
+	(void)state;
+	sample(&o, n);
+	tc_serve_wire_pack(&o, 0, &w);
+	len = tc_serve_wire_encode(&w, buf);
+	assert_true(len <= sizeof(w)); /* the buffer the runner sends from */
+	assert_int_equal(tc_serve_wire_decode(buf, len, &back), 0);
+	assert_int_equal(back.o.n_denied, n);
+	assert_int_equal(back.o.denied[n - 1].count, n);
+}
+
+static void test_partial_then_whole(void **state)
+{
+	struct tc_outcome o;
+	size_t len;
+
+	(void)state;
+	sample(&o, 2);
+	tc_serve_wire_pack(&o, 0, &w);
+	len = tc_serve_wire_encode(&w, buf);
+	assert_int_equal(tc_serve_wire_decode(buf, 0, &back), -EAGAIN);
+	assert_int_equal(tc_serve_wire_decode(buf, 100, &back), -EAGAIN);
+	/* the fixed part came, one denied entry is still due */
+	assert_int_equal(tc_serve_wire_decode(buf, len - 1, &back), -EAGAIN);
+	assert_int_equal(tc_serve_wire_decode(buf, len, &back), 0);
+}
+
+static void test_not_a_report(void **state)
+{
+	struct tc_outcome o;
+	size_t len, head = offsetof(struct wire_outcome, o.denied), huge = (size_t)-1;
+
+	(void)state;
+	sample(&o, 1);
+	tc_serve_wire_pack(&o, 0, &w);
+	len = tc_serve_wire_encode(&w, buf);
+	/* more bytes than the report says */
+	assert_int_equal(tc_serve_wire_decode(buf, len + 1, &back), -EBADMSG);
+	/* a count past the array */
+	memcpy(buf + head, &huge, sizeof(huge));
+	assert_int_equal(tc_serve_wire_decode(buf, len, &back), -EBADMSG);
+}
+
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_round_trip), cmocka_unit_test(test_every_slot),
+	     cmocka_unit_test(test_partial_then_whole), cmocka_unit_test(test_not_a_report))
