@@ -35,7 +35,6 @@ exit is quick: threads joined, atexit handlers run and stdio flushed as a
 normal exit does, then os._exit (module teardown would cost ~10 ms).
 """
 
-import linecache
 import os
 import sys
 
@@ -143,6 +142,33 @@ def _lower_rlimits(asked):
         resource.setrlimit(res, (min(low), low[1]))
 
 
+class _Remembered:
+    """linecache's entry for the served source, given to linecache when
+    something first imports it (a traceback, inspect): importing linecache
+    in the warm-up cost every entry 5M instructions (it imports tokenize),
+    and most calls never need it. A finder on sys.meta_path until then."""
+
+    path = entry = None
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name != "linecache":
+            return None
+        sys.meta_path.remove(cls)
+        from _frozen_importlib_external import PathFinder
+
+        spec = PathFinder.find_spec(name, path)
+        if spec is not None and spec.loader is not None:
+            run = spec.loader.exec_module
+
+            def exec_module(module):
+                run(module)
+                module.cache[cls.path] = cls.entry
+
+            spec.loader.exec_module = exec_module
+        return spec
+
+
 def _remember(path, source):
     """The source as linecache's entry for path, as if a file held it:
     tracebacks show its lines and inspect.getsource finds it (no file is
@@ -151,7 +177,12 @@ def _remember(path, source):
         lines = source.decode("utf-8").splitlines(True)
     except UnicodeDecodeError:
         return
-    linecache.cache[path] = (len(source), None, lines, path)
+    entry = (len(source), None, lines, path)
+    if "linecache" in sys.modules:  # a preimport brought it
+        sys.modules["linecache"].cache[path] = entry
+        return
+    _Remembered.path, _Remembered.entry = path, entry
+    sys.meta_path.insert(0, _Remembered)
 
 
 def _session(meta, config):
