@@ -154,7 +154,8 @@ class _Remembered:
     def find_spec(cls, name, path=None, target=None):
         if name != "linecache":
             return None
-        sys.meta_path.remove(cls)
+        if cls in sys.meta_path:  # the tool may have moved it
+            sys.meta_path.remove(cls)
         from _frozen_importlib_external import PathFinder
 
         spec = PathFinder.find_spec(name, path)
