@@ -66,6 +66,7 @@ static void unpack(struct wire_outcome *w)
 	o->cgroup = w->cgroup[0] ? w->cgroup : NULL;
 	o->cgroup_swap = w->cgroup_swap[0] ? w->cgroup_swap : NULL;
 	o->kernel_memory = w->kernel_memory[0] ? w->kernel_memory : NULL;
+	o->warm_up = NULL; /* the server's to say (serve-answer.c) */
 	o->memory_peak_bytes.reason = w->mem_reason[0] ? w->mem_reason : NULL;
 	o->oom_kills.reason = w->oom_reason[0] ? w->oom_reason : NULL;
 	o->pids_peak.reason = w->pids_reason[0] ? w->pids_reason : NULL;
