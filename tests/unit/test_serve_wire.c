@@ -10,7 +10,7 @@
 #include "serve-internal.h"
 
 static struct wire_outcome w, back;
-static char buf[sizeof(struct wire_outcome)];
+static char buf[sizeof(struct wire_outcome) + 64]; /* room for a report too long */
 
 static void sample(struct tc_outcome *o, size_t n_denied)
 {
@@ -93,7 +93,7 @@ static void test_partial_then_whole(void **state)
 static void test_not_a_report(void **state)
 {
 	struct tc_outcome o;
-	size_t len, head = offsetof(struct wire_outcome, o.denied), huge = (size_t)-1;
+	size_t len, past, head = offsetof(struct wire_outcome, o.denied), huge = (size_t)-1;
 
 	(void)state;
 	sample(&o, 1);
@@ -101,7 +101,14 @@ static void test_not_a_report(void **state)
 	len = tc_serve_wire_encode(&w, buf);
 	/* more bytes than the report says */
 	assert_int_equal(tc_serve_wire_decode(buf, len + 1, &back), -EBADMSG);
-	/* a count past the array */
+	/* a count past the array, with as many entries as it says */
+	past = TC_ARRAY_SIZE(o.denied) + 1;
+	memcpy(buf + head, &past, sizeof(past));
+	len = head + sizeof(w) - offsetof(struct wire_outcome, o.n_denied) +
+	      past * sizeof(o.denied[0]);
+	assert_true(len <= sizeof(buf));
+	assert_int_equal(tc_serve_wire_decode(buf, len, &back), -EBADMSG);
+	/* one so large its length wraps */
 	memcpy(buf + head, &huge, sizeof(huge));
 	assert_int_equal(tc_serve_wire_decode(buf, len, &back), -EBADMSG);
 }
