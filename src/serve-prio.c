@@ -4,8 +4,8 @@
  * the calls that run; one a call already waits for warms at ours. Setting a
  * priority back needs CAP_SYS_NICE (the tool's own RLIMIT_NICE is 0), so
  * without it entries warm at our priority. Runs in the server. */
+#include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,23 +63,22 @@ static pid_t parent_of(pid_t pid)
 	return (pid_t)ppid;
 }
 
-/* Whether the process behind pidfd has not exited (a zombie has). */
-static bool alive(int pidfd)
+/* Whether the process behind pidfd is still there: running, or a zombie
+ * not reaped yet (its pid stays its own until then). */
+static bool present(int pidfd)
 {
-	struct pollfd p = { .fd = pidfd, .events = POLLIN };
-
-	return pidfd >= 0 && poll(&p, 1, 0) == 0;
+	return pidfd >= 0 && (pidfd_send_signal(pidfd, 0, NULL, 0) == 0 || errno == EPERM);
 }
 
 /* pid, a child of parent's, with a pidfd that holds on to it: 0, or -1
  * when it is not (any more) parent's child. The pid read from /proc may
  * have been reused by the time pidfd_open runs; the process the pidfd
- * names is parent's child if /proc says so while it still lives. */
+ * names is parent's child if /proc says so while it is still there. */
 static int hold(pid_t pid, pid_t parent, pid_t *ret_pid, int *ret_pidfd)
 {
 	int fd = (int)pidfd_open(pid, 0);
 
-	if (fd < 0 || parent_of(pid) != parent || !alive(fd)) {
+	if (fd < 0 || parent_of(pid) != parent || !present(fd)) {
 		tc_closep(&fd);
 		return -1;
 	}
@@ -133,19 +132,41 @@ void tc_serve_prio_restore(struct entry *e)
 		return;
 	setpriority(PRIO_PROCESS, (id_t)e->pid, 0);
 	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pids) && e->warm_pids[i]; i++)
-		if (alive(e->warm_pidfds[i]))
+		if (present(e->warm_pidfds[i]))
 			setpriority(PRIO_PROCESS, (id_t)e->warm_pids[i], 0);
 	tc_serve_prio_forget(e);
 }
 
+/* parent's children (and theirs, depth levels down) back to our priority,
+ * each right after its parent: a child forked before its parent was set
+ * back is listed by then, one forked after inherits ours */
+static void restore_below(pid_t parent, int depth)
+{
+	pid_t kids[4] = { 0 }, pid;
+	int fd;
+
+	children_of(parent, kids, TC_ARRAY_SIZE(kids));
+	for (size_t i = 0; i < TC_ARRAY_SIZE(kids) && kids[i]; i++) {
+		if (hold(kids[i], parent, &pid, &fd) < 0)
+			continue;
+		setpriority(PRIO_PROCESS, (id_t)pid, 0);
+		close(fd);
+		if (depth > 1)
+			restore_below(pid, depth - 1);
+	}
+}
+
 /* A call waits for uid's next entry: the ones warming for it go at our
- * priority from now on (nothing but toolcell's code has run in them). */
+ * priority from now on (nothing but toolcell's code has run in them),
+ * top down, since they are still making processes. */
 void tc_serve_prio_hurry(struct server *s, uid_t uid)
 {
 	for (struct entry *e = s->entries; e; e = e->next)
 		if (e->uid == uid && e->state == ENTRY_STARTING && !e->hurried) {
 			e->hurried = true;
-			tc_serve_prio_note(e);
-			tc_serve_prio_restore(e);
+			if (!tc_serve_prio_can_lower())
+				continue;
+			setpriority(PRIO_PROCESS, (id_t)e->pid, 0);
+			restore_below(e->pid, 2); /* the init and the tool */
 		}
 }
