@@ -33,6 +33,20 @@ import sys
 import threading
 import traceback
 
+
+def _site_packages():
+    """The rootfs's site-packages folders (dist-packages on Debian) on
+    sys.path, their .pth files read, as python3 -I has them: this runs
+    with -S, which leaves out site's builtins (exit, help, ...) and these
+    folders with them, yet an allowed import of numpy must find numpy."""
+    import site
+
+    for folder in site.getsitepackages():
+        if os.path.isdir(folder):
+            site.addsitedir(folder)
+
+
+_site_packages()
 CONFIG = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
 ALLOWED = frozenset(CONFIG.get("allowed_imports") or ())
 DEFAULTS = dict(CONFIG.get("default_imports") or {})

@@ -350,6 +350,25 @@ still_harness() {
 	[ "$(answer 2 timed_out)" = false ]
 }
 
+@test "an allowed package of the rootfs's site-packages is found (numpy in the data rootfs); exit and help stay out" {
+	local root="$TC_BUILD/rootfs-data"
+	[ -f "$root/usr/lib/toolcell/manifest.txt" ] ||
+		tc_skip "no data rootfs: cmake --build build --target rootfs-data"
+	policy '"rootfs": "data", "session": {"max_imports": ["numpy"]}'
+	cat >"$TC_TMP/in" <<'REQ'
+{"id": 1, "code": "import numpy\nprint(numpy.array([1, 2]).sum())"}
+{"id": 2, "code": "import pandas"}
+{"id": 3, "code": "exit, help"}
+REQ
+	session --policy "$TC_TMP/p.json" --allow-import numpy
+	[ "$status" -eq 0 ]
+	[ "$(answer 1 success)" = true ]
+	[ "$(answer 1 stdout)" = 3 ]
+	[ "$(answer 2 exception.type)" = ImportError ]
+	[ "$(answer 3 exception.type)" = NameError ]
+	[ "$(answer 3 exception.message)" = "name 'exit' is not defined" ]
+}
+
 @test "session --help is complete; arguments are refused" {
 	run "$TOOLCELL" session --help
 	[ "$status" -eq 0 ]
