@@ -40,6 +40,7 @@ struct conn {
 	enum conn_mode mode;
 	struct entry *session; /* CONN_SESSION: the entry its session runs in */
 	bool requesting;       /* its session request is being taken (in still holds it) */
+	bool closing;	       /* its session is over: closed once out is sent */
 };
 
 struct call {

@@ -186,6 +186,7 @@ void tc_serve_session_input(struct server *s, struct conn *c, const char *p, siz
 	case CONN_SESSION_WAIT:
 		if (!c->calls) { /* its session was refused while it waited */
 			c->mode = CONN_SESSION_OVER;
+			c->closing = true;
 			return;
 		}
 		if (n)
@@ -275,6 +276,7 @@ void tc_serve_session_end(struct server *s, struct call *c, const struct tc_outc
 		c->conn->calls--;
 		c->conn->mode = CONN_SESSION_OVER;
 		c->conn->session = NULL;
+		c->conn->closing = true; /* the caller reads EOF after the end chunk */
 	}
 	free(text);
 	tc_serve_request_release(&c->req);

@@ -320,6 +320,18 @@ static bool conn_write(struct conn *c)
 	return true;
 }
 
+/* A connection whose session is over, its last chunk sent: what the
+ * caller sent meanwhile is read and dropped first, so that it reads EOF
+ * after our last bytes, not ECONNRESET. */
+static void conn_end(struct server *s, struct conn *c)
+{
+	char drop[4096];
+
+	while (recv(c->fd, drop, sizeof(drop), MSG_DONTWAIT) > 0)
+		;
+	conn_close(s, c);
+}
+
 /* ---- the loop ---- */
 
 enum slot_kind {
@@ -582,9 +594,13 @@ static int serve_loop(struct server *s)
 		for (size_t i = 0; i < p.n; i++)
 			if (p.fds[i].revents && slot_event(s, &p.slots[i], p.fds[i].revents))
 				break;
-		for (struct conn *c = s->conns; c; c = c->next)
+		for (struct conn *c = s->conns, *next; c; c = next) {
+			next = c->next;
 			if (c->out.len && !conn_write(c))
 				c->rd_eof = true; /* closed at its POLLHUP */
+			else if (c->closing && !c->out.len)
+				conn_end(s, c);
+		}
 		tc_serve_pool_on_deadlines(s, tc_now_ns());
 		if (s->n_retired)
 			release_retired(s, false);

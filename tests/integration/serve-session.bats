@@ -327,7 +327,7 @@ print(e.exception["type"])
 	[ "${lines[1]}" = NameError ]
 }
 
-@test "the session request on the wire: its answer carries the id byte for byte, then out chunks, and end after the caller's half-close" {
+@test "the session request on the wire: its answer carries the id byte for byte, then out chunks, and end after the caller's half-close, then EOF" {
 	policy
 	start --pool 1
 	run -0 timeout 60 "$PY" -I -c '
@@ -347,8 +347,12 @@ tag, body = chunk()
 print(tag, json.loads(body)["stdout"].strip(), json.loads(body)["nonce"])
 s.shutdown(socket.SHUT_WR)
 print(*chunk())
+s.settimeout(20)
+print(repr(f.read()))  # EOF: the server closes the connection after the end chunk
 ' "$TC_TMP/s.sock"
 	[ "${lines[0]}" = "True True {'timeout_s': 5.0, 'stdout_size': 65536, 'request_size': 1048576}" ]
 	[ "${lines[1]}" = "out 42 7" ]
 	[ "${lines[2]}" = 'end b'"'"'{"status":"ok","message":""}'"'" ]
+	[ "${lines[3]}" = "b''" ]
+	[ "${#lines[@]}" = 4 ]
 }
