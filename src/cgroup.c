@@ -585,13 +585,13 @@ static int move_procs(int from, int to)
 	return -EBUSY;
 }
 
-int tc_cgroup_begin(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err)
+int tc_cgroup_begin(struct tc_cgroup *cg, const uint64_t *limit, bool move, struct tc_error *err)
 {
 	struct tc_cgroup warm = *cg; /* its fds and names; the parent's fd is shared */
 	int r;
 
-	if (cg->leaf_fd < 0)
-		return 0;
+	if (cg->leaf_fd < 0 || !move)
+		return cg->leaf_fd < 0 ? 0 : write_limits(cg, limit, err);
 	cg->leaf_fd = cg->pids_fd = -1;
 	r = make_leaf(cg, limit, err);
 	if (r < 0) {

@@ -65,17 +65,22 @@ const char *tc_cgroup_how_to_delegate(void);
  * for the sandbox's init) and cpu.max from limit[]. */
 int tc_cgroup_create(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err);
 
-/* A warm sandbox's call begins (tc_sandbox_begin): a new leaf beside the
- * warm one, with limit[] (the call's own may be lower than the warm-up's),
- * takes the sandbox's processes, and the warm leaf is removed. cgroup v2
- * leaves a process's memory charges where they were made (the removed leaf
- * keeps them, counted in the parent), so the new leaf's memory.max, memory.peak
- * and memory.events, and its cpu.stat, count the call alone, on every
- * kernel; its pids.current counts the processes moved. The sandbox must be
- * idle (blocked on a read): a process forked during the move could stay
- * behind. -errno when the leaf could not be made or the processes moved
- * (err says why; tc_sandbox_begin then kills the sandbox). */
-int tc_cgroup_begin(struct tc_cgroup *cg, const uint64_t *limit, struct tc_error *err);
+/* A warm sandbox's call gets a leaf of its own (sandbox-call.c), with move:
+ * a new leaf beside the warm one, with limit[], takes the sandbox's
+ * processes, and the warm leaf is removed. cgroup v2 leaves a process's
+ * memory charges where they were made (the removed leaf keeps them,
+ * counted in the parent), so the new leaf's memory.max, memory.peak and
+ * memory.events, and its cpu.stat, count only what comes after the move,
+ * on every kernel; its pids.current counts the processes moved. The
+ * sandbox must be idle (blocked on a read): a process forked during the
+ * move could stay behind. The move write-locks the kernel's
+ * cgroup_threadgroup_rwsem, which waits for an RCU grace period (unless
+ * the hierarchy is mounted favordynmods): milliseconds, so a server moves
+ * an entry once its warm-up is done, not at dispatch. Without move: the
+ * leaf's limits are written again from limit[] (a call's own may be
+ * lower). -errno when the leaf could not be made, the processes moved or
+ * the limits written (err says why; the caller kills the sandbox). */
+int tc_cgroup_begin(struct tc_cgroup *cg, const uint64_t *limit, bool move, struct tc_error *err);
 
 /* `toolcell serve` under systemd (Delegate=yes): move this process into
  * NAME, a child of its own cgroup, so that the delegated cgroup holds no

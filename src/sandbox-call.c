@@ -1,7 +1,8 @@
-/* A warm sandbox's call (sandbox.h, tc_sandbox_call_limits and
- * tc_sandbox_begin): the limits a call may lower, and its own cgroup leaf
- * (cgroup.h, tc_cgroup_begin), so that the leaf's limits and figures count
- * from the call's dispatch, not from the warm-up. Parent side. */
+/* A warm sandbox's call (sandbox.h, tc_sandbox_prepare_call,
+ * tc_sandbox_call_limits and tc_sandbox_begin): its own cgroup leaf (cgroup.h,
+ * tc_cgroup_begin), made once the warm-up is done or at the latest at the
+ * call's begin, so that the leaf's limits and figures leave the warm-up out,
+ * and the limits a call may lower. Parent side. */
 #include <string.h>
 
 #include "sandbox-internal.h"
@@ -14,16 +15,42 @@ void tc_sandbox_call_limits(struct tc_sandbox *sb, uint64_t memory, uint64_t pid
 	sb->call_pids = pids < limit[TC_LIMIT_PIDS] ? pids : limit[TC_LIMIT_PIDS];
 }
 
+void tc_sandbox_prepare_call(struct tc_sandbox *sb)
+{
+	struct tc_supervisor *s = sb->s;
+
+	if (!sb->spec->warm || !s->cgroup || sb->begun || sb->call_leaf)
+		return;
+	sb->call_leaf = true;
+	if (tc_cgroup_begin(&sb->cg, sb->spec->cfg->limit, true, &s->setup_err) < 0)
+		tc_supervise_kill(s, TC_KILL_SETUP);
+}
+
 void tc_sandbox_cgroup_begin(struct tc_sandbox *sb)
 {
 	uint64_t limit[TC_LIMIT__MAX];
 	struct tc_supervisor *s = sb->s;
+	bool lower = sb->call_memory || sb->call_pids;
 
 	memcpy(limit, sb->spec->cfg->limit, sizeof(limit));
 	if (sb->call_memory)
 		limit[TC_LIMIT_MEMORY] = s->memory_max = sb->call_memory;
 	if (sb->call_pids)
 		limit[TC_LIMIT_PIDS] = s->tasks_max = sb->call_pids;
-	if (tc_cgroup_begin(&sb->cg, limit, &s->setup_err) < 0)
+	/* moved already (tc_sandbox_prepare_call): the leaf's limits alone */
+	if ((!sb->call_leaf || lower) &&
+	    tc_cgroup_begin(&sb->cg, limit, !sb->call_leaf, &s->setup_err) < 0)
 		tc_supervise_kill(s, TC_KILL_SETUP);
+	sb->call_leaf = true;
+}
+
+bool tc_sandbox_leaf_ahead(const struct tc_config *cfg)
+{
+	struct tc_error err;
+	struct tc_cgroup cg;
+	bool leaf =
+		tc_cgroup_find(cfg->cgroup_parent, cfg->cgroup_parent_from_caller, &cg, &err) > 0;
+
+	tc_cgroup_release(&cg);
+	return leaf;
 }

@@ -35,6 +35,7 @@ struct tc_sandbox {
 	bool begun, finished;
 	uint64_t cpu_base_ms[2];	 /* the sandbox's CPU (user, system) at tc_sandbox_begin */
 	uint64_t call_memory, call_pids; /* tc_sandbox_call_limits's (0: the spec's) */
+	bool call_leaf;			 /* the sandbox moved into its call's own cgroup leaf */
 };
 
 /* Fill o from what the supervisor saw: status (outcome.c), figures, limits

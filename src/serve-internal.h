@@ -88,10 +88,10 @@ struct entry {
 
 /* A served record's unknown.warm_up: what its figures count of the warm
  * entry's start, with a cgroup leaf and without */
-#define SERVE_WARM_UP_LEAF                                                                         \
-	"memory_peak_bytes, oom_kills, pids_peak and the CPU figures are the call's own cgroup "   \
-	"leaf's, made at its dispatch: the warm entry's start (the interpreter, the harness and "  \
-	"serve.preimport, about 5 MiB resident with the default modules) was charged before it "   \
+#define SERVE_WARM_UP_LEAF                                                                                  \
+	"memory_peak_bytes, oom_kills, pids_peak and the CPU figures are the call's own cgroup "            \
+	"leaf's, made once its warm-up was done: the warm entry's start (the interpreter, the harness and " \
+	"serve.preimport, about 5 MiB resident with the default modules) was charged before it "            \
 	"and is left out, of limits.memory too"
 #define SERVE_WARM_UP_RLIMIT                                                                       \
 	"without cgroup v2 memory_peak_bytes is the sandbox's resident peak, which includes the "  \
@@ -106,6 +106,7 @@ struct entry {
  * answer, tc_sandbox_uncap_output). */
 struct serve_begin {
 	uint64_t memory, pids, uncapped;
+	uint64_t prepare; /* not a call: the warm-up is done (tc_sandbox_prepare_call) */
 };
 
 struct serve_stats {

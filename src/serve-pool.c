@@ -24,7 +24,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "cgroup.h"
 #include "json.h"
 #include "serve-internal.h"
 #include "toolcell/sandbox.h"
@@ -59,9 +58,14 @@ static void runner_supervise(struct tc_sandbox *sb)
 		 * limits the server sent ahead of it */
 		if (!begun && p[TC_SANDBOX_POLLFDS].revents) {
 			struct serve_begin b = { 0 };
+			bool whole = tc_read_full(0, &b, sizeof(b)) == (ssize_t)sizeof(b);
 
+			if (whole && b.prepare) { /* ready, idle: the leaf moves now */
+				tc_sandbox_prepare_call(sb);
+				continue; /* poll reports the rest again */
+			}
 			begun = true;
-			if (tc_read_full(0, &b, sizeof(b)) == (ssize_t)sizeof(b))
+			if (whole)
 				tc_sandbox_call_limits(sb, b.memory, b.pids);
 			/* a session's answers are many: its caller caps each one */
 			if (b.uncapped)
@@ -150,20 +154,6 @@ static void entry_free(struct entry *e)
 
 static unsigned waiting(const struct server *s, uid_t uid);
 
-/* Whether a sandbox started now gets a cgroup leaf (its start finds the
- * same parent): reads only. */
-static bool leaf_ahead(const struct server *s)
-{
-	const struct tc_config *cfg = s->setup->cfg;
-	struct tc_error err;
-	struct tc_cgroup cg;
-	bool leaf =
-		tc_cgroup_find(cfg->cgroup_parent, cfg->cgroup_parent_from_caller, &cg, &err) > 0;
-
-	tc_cgroup_release(&cg);
-	return leaf;
-}
-
 /* A new entry; low: it warms up at TC_SERVE_WARM_NICE (no call waits for it). */
 static int spawn(struct server *s, uid_t uid)
 {
@@ -203,7 +193,7 @@ static int spawn(struct server *s, uid_t uid)
 			       : e->status,
 		      F_SETFL, O_NONBLOCK);
 	e->uid = uid;
-	e->leaf = leaf_ahead(s);
+	e->leaf = tc_sandbox_leaf_ahead(s->setup->cfg);
 	e->hurried = !low;
 	e->setup = s->setup;
 	e->state = ENTRY_STARTING;
@@ -467,6 +457,11 @@ static void ready_line(struct server *s, struct entry *e)
 	 * tc_sandbox_begin, which reads the whole sandbox's */
 	(void)cpu;
 	tc_buf_drop(&e->out, (size_t)(nl - e->out.p) + 1);
+	/* a leaf's move waits for the kernel: now, not at dispatch (an empty
+	 * socket takes it whole; lost, the runner moves it at dispatch) */
+	if (e->leaf)
+		(void)!write(e->to, &(struct serve_begin){ .prepare = 1 },
+			     sizeof(struct serve_begin));
 	tc_serve_prio_note(e);
 	e->state = ENTRY_READY;
 	s->backoff_ms = 0;

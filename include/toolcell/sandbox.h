@@ -108,6 +108,19 @@ int tc_sandbox_start(const struct tc_sandbox_spec *spec, struct tc_sandbox **ret
  * sandbox; 0 or -errno (the init could not be told: kill it). */
 int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_len);
 
+/* Whether a sandbox started now with cfg gets a cgroup leaf (its start
+ * finds the same delegated parent, unless the host changes meanwhile).
+ * Reads only. */
+bool tc_sandbox_leaf_ahead(const struct tc_config *cfg);
+
+/* A warm sandbox whose warm-up is done (its harness blocked on a read:
+ * nothing may fork meanwhile) moves, with a cgroup leaf, into a new leaf
+ * of its own, so that the leaf's figures and memory.max leave the warm-up
+ * out; a move waits for the kernel (milliseconds), off the call's path.
+ * Without it tc_sandbox_begin moves it. Nothing without a leaf; a failure
+ * kills the sandbox (its outcome says why). Before tc_sandbox_begin. */
+void tc_sandbox_prepare_call(struct tc_sandbox *sb);
+
 /* A warm sandbox's call may run under lower memory and pids limits than
  * the spec's (each at most the spec's): with a cgroup leaf,
  * tc_sandbox_begin writes these into the call's leaf. Call before
