@@ -171,6 +171,13 @@ static void accept_one(struct server *s)
 
 static void conn_close(struct server *s, struct conn *c)
 {
+	char drop[4096];
+
+	/* what it sent that we did not take is dropped first (a socket buffer's
+	 * worth): a caller still reading gets EOF after our last bytes, not
+	 * ECONNRESET */
+	for (int i = 0; i < 64 && recv(c->fd, drop, sizeof(drop), MSG_DONTWAIT) > 0; i++)
+		;
 	tc_serve_pool_forget_conn(s, c);
 	for (struct conn **pp = &s->conns; *pp; pp = &(*pp)->next)
 		if (*pp == c) {
@@ -318,18 +325,6 @@ static bool conn_write(struct conn *c)
 		tc_buf_drop(&c->out, (size_t)n);
 	}
 	return true;
-}
-
-/* A connection whose session is over, its last chunk sent: what the
- * caller sent meanwhile is read and dropped first, so that it reads EOF
- * after our last bytes, not ECONNRESET. */
-static void conn_end(struct server *s, struct conn *c)
-{
-	char drop[4096];
-
-	while (recv(c->fd, drop, sizeof(drop), MSG_DONTWAIT) > 0)
-		;
-	conn_close(s, c);
 }
 
 /* ---- the loop ---- */
@@ -599,7 +594,7 @@ static int serve_loop(struct server *s)
 			if (c->out.len && !conn_write(c))
 				c->rd_eof = true; /* closed at its POLLHUP */
 			else if (c->closing && !c->out.len)
-				conn_end(s, c);
+				conn_close(s, c);
 		}
 		tc_serve_pool_on_deadlines(s, tc_now_ns());
 		if (s->n_retired)
