@@ -149,6 +149,22 @@ PY
 	[ "$(answer 2 data)" = '{"global": false, "others": [], "shm": false, "tmp": false}' ]
 }
 
+@test "the warm-up's objects are the collector's as in a one-shot run: it is on, nothing is frozen, referrers are found" {
+	srv_start
+	cat >"$TC_TMP/gc.py" <<'PY'
+import gc, json
+def run(args):
+    return {"enabled": gc.isenabled(), "frozen": gc.get_freeze_count(),
+            "referrers": any(r is vars(json) for r in gc.get_referrers(json.loads))}
+PY
+	want='{"enabled": true, "frozen": 0, "referrers": true}'
+	run -0 "$TOOLCELL" call "$TC_TMP/gc.py" <<<'{}'
+	[ "$(jget data <<<"$output")" = "$want" ]
+	ask "$(req 1 call "$TC_TMP/gc.py")"
+	[ "$(answer 1 record.pool.warm)" = true ]
+	[ "$(answer 1 data)" = "$want" ]
+}
+
 @test "a uid the policy does not list is refused at connect; a listed one is served" {
 	policy '"serve": {"allow_uids": [4242]}'
 	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" 2>"$TC_TMP/serve.err" &
