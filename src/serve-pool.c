@@ -77,7 +77,7 @@ static void runner_supervise(struct tc_sandbox *sb)
 	}
 }
 
-_Noreturn static void runner_main(const struct server *s, pid_t server, const int fds[4], bool low)
+_Noreturn static void runner_main(const struct server *s, pid_t server, const int fds[4])
 {
 	const struct tc_serve_policy *sp = &s->setup->policy;
 	static const char *const defaults[] = { "json", "re", "math", "datetime", "collections" };
@@ -111,9 +111,11 @@ _Noreturn static void runner_main(const struct server *s, pid_t server, const in
 			 sp->has_preimport ? sp->preimport[i] : defaults[i]);
 	}
 	tc_outcome_init(&o);
-	/* the sandbox's processes inherit it */
-	if (low)
-		setpriority(PRIO_PROCESS, 0, TC_SERVE_WARM_NICE);
+	/* the server sets our priority (which the sandbox's processes inherit)
+	 * before this byte: set by us, it could come after a waiting call's
+	 * tc_serve_prio_hurry had set it back */
+	if (tc_read_full(0, &(char){ 0 }, 1) != 1)
+		_exit(1);
 	if (tc_sandbox_start(&spec, &sb, &e) < 0) {
 		o.status = TC_STATUS_SANDBOX_ERROR;
 		o.err = e;
@@ -172,10 +174,14 @@ static int spawn(struct server *s, uid_t uid)
 	pid = fork();
 	if (pid == 0) {
 		int fds[4] = { p[0][0], p[1][1], p[2][1], p[3][1] };
-		runner_main(s, self, fds, low);
+		runner_main(s, self, fds);
 	}
 	if (pid < 0)
 		goto fail;
+	/* our child's pid stays its own until we reap it */
+	if (low)
+		setpriority(PRIO_PROCESS, (id_t)pid, TC_SERVE_WARM_NICE);
+	(void)!write(p[0][1], "", 1); /* go: the runner may make processes */
 	e->pid = pid;
 	e->pidfd = (int)pidfd_open(pid, 0);
 	e->to = p[0][1];
