@@ -7,7 +7,9 @@
  * the pair stays taken while anything of the sandbox lives. */
 #include <fcntl.h>
 #include <grp.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sched.h>
 #include <signal.h>
@@ -22,6 +24,8 @@
 
 #define TC_POOL_DIR  "/run/toolcell"
 #define TC_POOL_LOCK TC_POOL_DIR "/uidpool.lock"
+
+#define TC_IDMAP_STACK (16 * 1024) /* the idmap helper's stack: two syscalls deep */
 
 void tc_userns_format_maps(struct tc_ids *ids)
 {
@@ -185,6 +189,22 @@ int tc_userns_enter(const struct tc_ids *ids, struct tc_error *err)
 	return 0;
 }
 
+/* The idmap helper: nothing of toolcell's open (the pool's lock among
+ * them), then it waits for EOF on the pipe's read end (its argument). It
+ * may run in toolcell's memory (CLONE_VM): plain syscalls on its own
+ * stack, nothing written. */
+static int idmap_wait(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	char c;
+
+	if (fd > 0)
+		close_range(0, (unsigned)fd - 1, 0);
+	close_range((unsigned)fd + 1, ~0U, 0);
+	(void)!read(fd, &c, 1);
+	_exit(0);
+}
+
 int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err)
 {
 	_cleanup_close_ int fd = -1;
@@ -195,19 +215,18 @@ int tc_userns_idmap_open(struct tc_ids *ids, int *ret_fd, struct tc_error *err)
 	*ret_fd = -1;
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return tc_error_errno(err, TC_STAGE_USERNS, errno, "cannot create a pipe");
-	/* a raw fork into a user namespace of its own, which waits for EOF
-	 * on the pipe: the namespace lives as long as the fd we open on it */
-	pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL, NULL);
-	if (pid == 0) {
-		char c;
-
-		/* nothing of toolcell's (the pool's lock among them) */
-		if (p[0] > 0)
-			close_range(0, (unsigned)p[0] - 1, 0);
-		close_range((unsigned)p[0] + 1, ~0U, 0);
-		(void)!read(p[0], &c, 1);
-		_exit(0);
-	}
+	/* a child in a user namespace of its own, which waits for EOF on the
+	 * pipe: the namespace lives as long as the fd we open on it. It shares
+	 * our memory (no copy of our page tables to make, nor our pages to
+	 * copy on write while it lives) on a stack of its own, freed once it
+	 * is reaped; a sanitized build forks */
+	ids->idmap_stack = TC_ASAN ? NULL : malloc(TC_IDMAP_STACK);
+	if (ids->idmap_stack)
+		pid = clone(idmap_wait, (char *)ids->idmap_stack + TC_IDMAP_STACK,
+			    CLONE_VM | CLONE_NEWUSER | SIGCHLD, (void *)(intptr_t)p[0]);
+	else if ((pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL,
+				       NULL)) == 0)
+		idmap_wait((void *)(intptr_t)p[0]);
 	close(p[0]);
 	if (pid < 0) {
 		close(p[1]);
@@ -249,4 +268,7 @@ void tc_userns_release(struct tc_ids *ids)
 	if (ids->idmap_helper > 0)
 		waitpid(ids->idmap_helper, NULL, 0);
 	ids->idmap_helper = 0;
+	/* its stack, once it has ended */
+	free(ids->idmap_stack);
+	ids->idmap_stack = NULL;
 }

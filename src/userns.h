@@ -21,6 +21,7 @@ struct tc_ids {
 	uint32_t tool_host_uid, tool_host_gid; /* what the tool is on the host */
 	int lock_fd;			       /* pool: holds the slot's lock; -1 otherwise */
 	pid_t idmap_helper;		       /* tc_userns_idmap_open's child, reaped at release */
+	void *idmap_stack;		       /* its stack (CLONE_VM), freed at release */
 	char uid_map[96], gid_map[96];
 };
 
