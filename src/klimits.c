@@ -20,9 +20,14 @@ static void put(struct tc_klimits *k, const char *path, const char *prefix, unsi
 	if (k->n >= TC_KLIMITS_MAX)
 		return;
 	k->set[k->n].path = path;
-	/* the IPC ones only the IPC namespace's root may write (the child);
-	 * the rest the network helper writes, beside the child's mounts */
-	k->set[k->n].helper = !tc_startswith(path, "kernel/");
+	/* the network namespace's are the helper's, the only one in it that
+	 * early, and so is user/max_net_namespaces, which must wait for the
+	 * helper's own unshare of that namespace; the IPC ones only the IPC
+	 * namespace's root may write, and the user namespace's the child writes
+	 * too, through its fresh /proc, while the helper makes the network
+	 * namespace (off the helper's path, which is the longer one) */
+	k->set[k->n].helper =
+		tc_startswith(path, "net/") || strcmp(path, "user/max_net_namespaces") == 0;
 	snprintf(k->set[k->n].value, sizeof(k->set[k->n].value), "%s%llu", prefix, v);
 	k->n++;
 }

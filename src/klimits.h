@@ -4,9 +4,10 @@
  * IPC, TCP buffers, unix datagram queues). tc_klimits_plan (parent, pure)
  * turns the policy's limits into paths and values. The network helper,
  * which joins the sandbox's user namespace and makes its network namespace,
- * writes the user and network ones beside the child's mounts (net.c); only
- * the IPC ones, which need the IPC namespace's root, are the child's, while
- * its fresh /proc is still writable (mount.c). */
+ * writes the network ones and user.max_net_namespaces beside the child's
+ * mounts (net.c); the child writes the other user ones and the IPC ones
+ * (which need the IPC namespace's root) while its fresh /proc is still
+ * writable (mount.c). */
 #ifndef TOOLCELL_KLIMITS_H
 #define TOOLCELL_KLIMITS_H
 
@@ -28,7 +29,7 @@
 struct tc_klimit {
 	const char *path; /* under /proc/sys */
 	char value[48];
-	bool helper; /* the network helper's to write (else the child's: IPC) */
+	bool helper; /* the network helper's to write (else the child's) */
 };
 
 struct tc_klimits {

@@ -395,10 +395,11 @@ static int do_step(const struct tc_mount_plan *plan, struct tc_mount_op *op, str
 	return tc_error_set(err, TC_STAGE_MOUNT, EINVAL, "unknown mount step");
 }
 
-/* The IPC namespace's sysctls, through our fresh /proc, still writable
- * here (the lock comes later); the rest are the network helper's. */
-static int write_ipc_limits(const struct tc_mount_plan *plan, const struct tc_mount_op *proc,
-			    struct tc_error *err)
+/* The user and IPC namespaces' sysctls, through our fresh /proc, still
+ * writable here (the lock comes later); the network ones are the network
+ * helper's (klimits.h). */
+static int write_limits(const struct tc_mount_plan *plan, const struct tc_mount_op *proc,
+			struct tc_error *err)
 {
 	char sys[TC_PATH_MAX];
 	_cleanup_close_ int fd = -1;
@@ -433,7 +434,7 @@ int tc_mount_enter(struct tc_mount_plan *plan, struct tc_error *err)
 	for (size_t i = 0; i < plan->n && r >= 0; i++) {
 		r = do_step(plan, &plan->ops[i], err);
 		if (r >= 0 && plan->ops[i].step == TC_MS_PROC)
-			r = write_ipc_limits(plan, &plan->ops[i], err);
+			r = write_limits(plan, &plan->ops[i], err);
 	}
 	for (size_t i = 0; i < plan->n; i++) {
 		tc_closep(&plan->ops[i].fd);

@@ -51,8 +51,8 @@ struct helper {
 };
 
 /* The helper: joins the sandbox's user namespace, makes the network
- * namespace there (so the sandbox owns it), brings lo up, writes the
- * namespaces' sysctls and hands the namespace to the child. It may run in
+ * namespace there (so the sandbox owns it), brings lo up, writes its
+ * sysctls and hands the namespace to the child. It may run in
  * toolcell's own memory (CLONE_VM, toolcell waiting): plain syscalls on
  * its own stack, nothing allocated, nothing of toolcell's written. */
 static int helper_main(void *arg)
@@ -91,8 +91,9 @@ static int helper_main(void *arg)
 		tc_error_errno(&m.err, TC_STAGE_NET, errno, "cannot open the network namespace");
 		goto fail;
 	}
-	/* the user and network namespaces' own limits (no more namespaces of
-	 * any kind: ours exists now), through our /proc (each name under
+	/* the network namespace's own limits, and no more network namespaces
+	 * (ours exists now; the child writes the other user namespace
+	 * limits, klimits.h), through our /proc (each name under
 	 * /proc/sys resolves in the opener's namespaces); a host whose
 	 * /proc/sys is read-only could not give the sandbox a proc at all */
 	if (h->klimits) {

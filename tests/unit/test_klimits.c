@@ -45,5 +45,26 @@ static void test_sysv_within_memory(void **state)
 	assert_true(k.n <= TC_KLIMITS_MAX);
 }
 
+/* Who writes what: the network helper only the network namespace's and
+ * max_net_namespaces (its own unshare of that namespace must come first:
+ * written by the child beside it, 0 could refuse that unshare), the child
+ * every other one, through its fresh /proc, off the helper's longer path. */
+static void test_writers(void **state)
+{
+	struct tc_klimits k;
+	size_t helper = 0;
+
+	(void)state;
+	tc_klimits_plan(64ull << 20, true, &k);
+	for (size_t i = 0; i < k.n; i++) {
+		bool net = strncmp(k.set[i].path, "net/", 4) == 0 ||
+			   strcmp(k.set[i].path, "user/max_net_namespaces") == 0;
+
+		assert_int_equal(k.set[i].helper, net);
+		helper += k.set[i].helper;
+	}
+	assert_int_equal(helper, 4);
+}
+
 TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_counts_and_buffers),
-	     cmocka_unit_test(test_sysv_within_memory))
+	     cmocka_unit_test(test_sysv_within_memory), cmocka_unit_test(test_writers))
