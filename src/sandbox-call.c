@@ -1,8 +1,9 @@
 /* A warm sandbox's call (sandbox.h, tc_sandbox_prepare_call,
  * tc_sandbox_call_limits and tc_sandbox_begin): its own cgroup leaf (cgroup.h,
  * tc_cgroup_begin), made once the warm-up is done or at the latest at the
- * call's begin, so that the leaf's limits and figures leave the warm-up out,
- * and the limits a call may lower. Parent side. */
+ * call's begin, so that the leaf's limits and figures leave the warm-up out;
+ * without a leaf, the CPU base taken once the warm-up is done; and the
+ * limits a call may lower. Parent side. */
 #include <string.h>
 
 #include "sandbox-internal.h"
@@ -15,11 +16,41 @@ void tc_sandbox_call_limits(struct tc_sandbox *sb, uint64_t memory, uint64_t pid
 	sb->call_pids = pids < limit[TC_LIMIT_PIDS] ? pids : limit[TC_LIMIT_PIDS];
 }
 
+/* Without a leaf, the sandbox's CPU is the sum over its processes (about
+ * twelve /proc reads): taken now, while the entry is idle, and kept if the
+ * run times read before and after the sum are the same (nothing ran while
+ * it was taken) and are still the same at the begin (two preads). */
+static void early_base(struct tc_sandbox *sb)
+{
+	struct tc_supervisor *s = sb->s;
+	uint64_t before[2];
+
+	if (tc_supervise_find_tool(s) < 0 || tc_supervise_idle_mark(s, before) < 0 ||
+	    tc_supervise_cpu(sb->pid, sb->cpu_base_ms) < 0 ||
+	    tc_supervise_idle_mark(s, sb->idle_ns) < 0)
+		return;
+	sb->base_early = memcmp(before, sb->idle_ns, sizeof(before)) == 0;
+}
+
+bool tc_sandbox_base_holds(const struct tc_sandbox *sb)
+{
+	uint64_t now[2];
+
+	return sb->base_early && tc_supervise_idle_mark(sb->s, now) == 0 &&
+	       memcmp(now, sb->idle_ns, sizeof(now)) == 0;
+}
+
 void tc_sandbox_prepare_call(struct tc_sandbox *sb)
 {
 	struct tc_supervisor *s = sb->s;
 
-	if (!sb->spec->warm || !s->cgroup || sb->begun || sb->call_leaf)
+	if (!sb->spec->warm || sb->begun)
+		return;
+	if (!s->cgroup) {
+		early_base(sb);
+		return;
+	}
+	if (sb->call_leaf)
 		return;
 	sb->call_leaf = true;
 	if (tc_cgroup_begin(&sb->cg, sb->spec->cfg->limit, true, &s->setup_err) < 0)

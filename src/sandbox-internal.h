@@ -33,7 +33,12 @@ struct tc_sandbox {
 	 * clone, so the child's copy of our address space stays small */
 	struct tc_supervisor *s;
 	bool begun, finished;
-	uint64_t cpu_base_ms[2];	 /* the sandbox's CPU (user, system) at tc_sandbox_begin */
+	uint64_t cpu_base_ms[2]; /* the sandbox's CPU (user, system) at tc_sandbox_begin */
+	/* the base was taken when the entry became ready, idle_ns the run
+	 * times then (tc_sandbox_prepare_call): unchanged at the begin, it
+	 * holds */
+	bool base_early;
+	uint64_t idle_ns[2];
 	uint64_t call_memory, call_pids; /* tc_sandbox_call_limits's (0: the spec's) */
 	bool call_leaf;			 /* the sandbox moved into its call's own cgroup leaf */
 };
@@ -53,6 +58,10 @@ void tc_sandbox_early_rusage(const struct tc_supervisor *s, struct rusage *ru);
  * with the call's limits (sandbox-call.c); failed, the sandbox is killed
  * and setup_err says why. */
 void tc_sandbox_cgroup_begin(struct tc_sandbox *sb);
+
+/* Whether the CPU base taken when the entry became ready still holds:
+ * neither the init nor the tool ran since (sandbox-call.c). */
+bool tc_sandbox_base_holds(const struct tc_sandbox *sb);
 
 /* toolcell's own CPU (getrusage RUSAGE_SELF) into out. */
 void tc_sandbox_own_cpu(struct tc_outcome *out);

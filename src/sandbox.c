@@ -414,6 +414,7 @@ static int supervisor_new(struct tc_sandbox *r, struct tc_error *err)
 	s->cgroup = r->cg.leaf_fd >= 0 ? &r->cg : NULL;
 	s->listener = -1;
 	s->workspace_fd = -1;
+	s->tool_dir = s->sched_fd[0] = s->sched_fd[1] = -1;
 	s->denied_nr = -1;
 	s->start_ns = r->t_cloned;
 	s->warm = r->spec->warm;
@@ -494,7 +495,7 @@ int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_
 			sb->cpu_base_ms[0] = cs.user_usec / 1000;
 			sb->cpu_base_ms[1] = cs.system_usec / 1000;
 		}
-	} else if (tc_supervise_cpu(sb->pid, sb->cpu_base_ms) < 0) {
+	} else if (!tc_sandbox_base_holds(sb) && tc_supervise_cpu(sb->pid, sb->cpu_base_ms) < 0) {
 		sb->cpu_base_ms[0] = sb->cpu_base_ms[1] = 0;
 	}
 	if (sb->spec->warm) {
@@ -659,6 +660,7 @@ void tc_sandbox_release(struct tc_sandbox **sbp)
 		tc_closep(&s->workspace_fd);
 		tc_closep(&s->sync_fd);
 		tc_closep(&s->in.dst);
+		tc_supervise_tool_release(s);
 		tc_stream_release(&s->in);
 		tc_stream_release(&s->out);
 		tc_stream_release(&s->err);

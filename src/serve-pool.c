@@ -60,7 +60,7 @@ static void runner_supervise(struct tc_sandbox *sb)
 			struct serve_begin b = { 0 };
 			bool whole = tc_read_full(0, &b, sizeof(b)) == (ssize_t)sizeof(b);
 
-			if (whole && b.prepare) { /* ready, idle: the leaf moves now */
+			if (whole && b.prepare) { /* ready, idle: the leaf, the CPU base */
 				tc_sandbox_prepare_call(sb);
 				continue; /* poll reports the rest again */
 			}
@@ -463,11 +463,10 @@ static void ready_line(struct server *s, struct entry *e)
 	 * tc_sandbox_begin, which reads the whole sandbox's */
 	(void)cpu;
 	tc_buf_drop(&e->out, (size_t)(nl - e->out.p) + 1);
-	/* a leaf's move waits for the kernel: now, not at dispatch (an empty
-	 * socket takes it whole; lost, the runner moves it at dispatch) */
-	if (e->leaf)
-		(void)!write(e->to, &(struct serve_begin){ .prepare = 1 },
-			     sizeof(struct serve_begin));
+	/* a leaf's move waits for the kernel, the CPU base reads /proc: now,
+	 * not at dispatch (an empty pipe takes it whole; lost, the runner
+	 * does both at dispatch) */
+	(void)!write(e->to, &(struct serve_begin){ .prepare = 1 }, sizeof(struct serve_begin));
 	tc_serve_prio_note(e);
 	e->state = ENTRY_READY;
 	s->backoff_ms = 0;

@@ -83,6 +83,11 @@ struct tc_supervisor {
 	bool throttled;		       /* refusals answered this tick reached the rate */
 	bool done;		       /* the run is over: nothing more to poll */
 	uint64_t stages[TC_MARK__MAX]; /* TC_MSG_STAGES, when --verbose */
+	/* a warm sandbox's tool, once found (supervise-tool.c): its pid as
+	 * the host sees it, its /proc directory, the init's and its
+	 * schedstat; -1 until then */
+	pid_t tool_pid;
+	int tool_dir, sched_fd[2];
 };
 
 /* The supervisor as events, so that one poll loop can drive many sandboxes:
@@ -117,5 +122,23 @@ int tc_supervise_sample(pid_t pid, bool precise, uint64_t *ret_rss, uint64_t *re
 /* The CPU time (ms: user, system) of the init at pid and every process
  * below it, their reaped children's included. 0 or -ESRCH. */
 int tc_supervise_cpu(pid_t pid, uint64_t ret_ms[2]);
+
+/* supervise-tool.c. A warm sandbox whose warm-up is done: find its tool,
+ * the init's only child, single-threaded with no child (else -EBUSY), and
+ * keep its /proc files open; 0 or -errno. Once found, idle_mark reads
+ * the run time (ns) of the init and of the tool: the same figures later
+ * mean that neither ran meanwhile, so no process of the sandbox did (no
+ * other exists, none could be made). tool_release closes the files. */
+int tc_supervise_find_tool(struct tc_supervisor *s);
+int tc_supervise_idle_mark(const struct tc_supervisor *s, uint64_t ret_ns[2]);
+void tc_supervise_tool_release(struct tc_supervisor *s);
+
+/* A /proc file's text, read anew from offset 0 into buf (NUL-terminated):
+ * its length, or -errno. */
+int tc_supervise_pread(int fd, char *buf, size_t size);
+
+/* Field number field (as proc(5) counts them, from 3) of a /proc/PID/stat
+ * text, as a number: 0 or -EINVAL. */
+int tc_supervise_stat_field(const char *stat, int field, uint64_t *ret);
 
 #endif

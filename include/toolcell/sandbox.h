@@ -117,8 +117,10 @@ bool tc_sandbox_leaf_ahead(const struct tc_config *cfg);
  * nothing may fork meanwhile) moves, with a cgroup leaf, into a new leaf
  * of its own, so that the leaf's figures and memory.max leave the warm-up
  * out; a move waits for the kernel (milliseconds), off the call's path.
- * Without it tc_sandbox_begin moves it. Nothing without a leaf; a failure
- * kills the sandbox (its outcome says why). Before tc_sandbox_begin. */
+ * Without a leaf, the CPU base the call's figures count from is taken now
+ * (tc_sandbox_begin keeps it if no process of the sandbox ran since).
+ * Without it tc_sandbox_begin does both. A failure kills the sandbox (its
+ * outcome says why). Before tc_sandbox_begin. */
 void tc_sandbox_prepare_call(struct tc_sandbox *sb);
 
 /* A warm sandbox's call may run under lower memory and pids limits than

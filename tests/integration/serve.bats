@@ -343,6 +343,27 @@ PY
 	done
 }
 
+@test "a call that does almost nothing counts almost no CPU: the base taken when its entry became ready leaves the warm-up out" {
+	policy
+	srv_start
+	# the warm-up's imports cost ~20 ms; the base is read once the entry
+	# is ready (not at dispatch), and kept only if nothing ran since
+	printf 'import json, re, math, datetime, collections\n' >"$TC_TMP/warm.py"
+	"$TOOLCELL" python --policy "$TC_TMP/p.json" --result "$TC_TMP/r.json" "$TC_TMP/warm.py"
+	local warm cpu i
+	warm=$(($(jget cpu_user_ms <"$TC_TMP/r.json") + $(jget cpu_system_ms <"$TC_TMP/r.json")))
+	echo pass >"$TC_TMP/nothing.py"
+	ask "$(req 1 exec "$TC_TMP/nothing.py")" "$(req 2 call "$TC_TMP/nothing.py" '{}')" \
+		"$(req 3 exec "$TC_TMP/nothing.py")"
+	for i in 1 2 3; do
+		[ "$(answer "$i" record.status)" = ok ]
+		cpu=$(($(answer "$i" record.cpu_user_ms) + $(answer "$i" record.cpu_system_ms)))
+		echo "call $i: $cpu ms; a one-shot warm-up's: $warm ms" >&3
+		[ "$cpu" -le 3 ]
+		[ $((cpu * 4)) -lt "$warm" ]
+	done
+}
+
 @test "a child left running by the tool: the answer waits for the sandbox's end, counts its CPU, leaves nothing" {
 	srv_start
 	mark="serve-orphan-$$-$RANDOM"
