@@ -352,12 +352,29 @@ static int start_streams(const struct tc_sandbox_spec *spec, struct tc_sandbox *
 	return ret;
 }
 
+/* The oom score, then the filter down its pipe: the child reads it after
+ * NET_FD, before it can fork the tool or turn undumpable (its /proc files
+ * would be root's). */
+static int send_filter(struct tc_sandbox *r, struct tc_error *err)
+{
+	int ret;
+
+	oom_first(r->pid);
+	ret = tc_seccomp_prepare_run(r->spec->cfg, &r->filter, err);
+	if (ret >= 0 && tc_seccomp_send(&r->filter, r->filter_pipe[1]) < 0)
+		ret = tc_sync_reason(r->sync[0], EPIPE, TC_STAGE_SECCOMP, err);
+	tc_closep(&r->filter_pipe[1]);
+	return ret;
+}
+
 /* After the clone: the maps, the network helper, the filter. */
 static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 {
 	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
-	/* a filter to compile is compiled while the helper works beside us;
-	 * the build-time copy costs nothing, and we wait for the helper */
+	/* the build-time filter costs nothing: it goes first, and we wait for
+	 * the helper (its NET_FD is then the child's last wait, the filter
+	 * already in its pipe); a filter to compile is compiled while a
+	 * forked helper works beside us */
 	bool wait = tc_seccomp_run_prebuilt(r->spec->cfg);
 	pid_t helper = 0;
 	int ret;
@@ -366,20 +383,17 @@ static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 	if (ret < 0)
 		return ret;
 	ret = tc_sync_send(r->sync[0], &maps, -1, err);
+	if (ret >= 0 && wait)
+		ret = send_filter(r, err);
 	/* the maps first, the helper after (the child needs its network
-	 * namespace only once its mounts are done), then the filter (needed
-	 * at the tool's last step): all while the child mounts */
+	 * namespace only once its mounts are done): all while the child
+	 * mounts */
 	if (ret >= 0) {
 		ret = tc_net_helper_start(r->pidfd, r->sync[0], &r->klimits, wait, err);
 		helper = ret;
 	}
-	/* before the filter, which the child waits for before it can fork
-	 * the tool or turn undumpable (its /proc files would be root's) */
-	oom_first(r->pid);
-	if (ret >= 0)
-		ret = tc_seccomp_prepare_run(r->spec->cfg, &r->filter, err);
-	if (ret >= 0 && tc_seccomp_send(&r->filter, r->filter_pipe[1]) < 0)
-		ret = tc_sync_reason(r->sync[0], EPIPE, TC_STAGE_SECCOMP, err);
+	if (ret >= 0 && !wait)
+		ret = send_filter(r, err);
 	tc_closep(&r->filter_pipe[1]);
 	if (helper > 0) {
 		/* done by now, or ending with the sandbox (an error of its

@@ -12,11 +12,12 @@
  *   clone3 ---------------------------->  0. PDEATHSIG; close toolcell's ends
  *   write the uid/gid maps                1. wait for MAPS_DONE
  *   MAPS_DONE ------------------------->     switch ids
- *   start the network helper (it runs     2. mounts; the workspace's layer:
- *     in our memory while we wait, or        <----------------- WORKSPACE (fd)
- *     beside us while we compile)
- *   the oom score; the filter, down the
- *     filter pipe (not this socket)
+ *   the oom score; the filter, down the   2. mounts; the workspace's layer:
+ *     filter pipe (not this socket)          <----------------- WORKSPACE (fd)
+ *   start the network helper (it runs
+ *     in our memory while we wait; or
+ *     forked, and the filter is compiled
+ *     and sent beside it)
  *   supervise: poll this socket           3. hostname, keyring
  *                    the helper sends NET_FD (fd) or ERROR to the child; the
  *                    child forwards an ERROR to the parent as its own
