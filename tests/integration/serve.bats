@@ -165,6 +165,29 @@ PY
 	[ "$(answer 1 data)" = "$want" ]
 }
 
+@test "a warm entry starts with re's cache as importing json fills it (the rootfs's re-cache file): the one-shot run's patterns, each as compiling it makes it" {
+	srv_start
+	# the rootfs's file: json's six patterns, made by its own interpreter
+	rootfs=$(env -u TOOLCELL_ROOTFS "$TOOLCELL" version --paths rootfs)
+	run -0 "$PY" -I -c '
+import marshal, sys, _sre
+version, magic, table = marshal.loads(open(sys.argv[1], "rb").read())
+print(version == sys.version, magic == _sre.MAGIC, len(table))' "$rootfs/usr/lib/toolcell/serve-re.marshal"
+	[ "$output" = "True True 6" ]
+	cat >"$TC_TMP/rc.py" <<'PY'
+import json, re
+def run(args):
+    return [[repr(k[1]), k[2], p == re._compiler.compile(k[1], k[2])] for k, p in re._cache.items()]
+PY
+	run -0 "$TOOLCELL" call "$TC_TMP/rc.py" <<<'{}'
+	want=$(jget data <<<"$output")
+	[[ "$want" == '[["'* ]]
+	[[ "$want" != *false* ]]
+	ask "$(req 1 call "$TC_TMP/rc.py")"
+	[ "$(answer 1 record.pool.warm)" = true ]
+	[ "$(answer 1 data)" = "$want" ]
+}
+
 @test "a uid the policy does not list is refused at connect; a listed one is served" {
 	policy '"serve": {"allow_uids": [4242]}'
 	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" 2>"$TC_TMP/serve.err" &
