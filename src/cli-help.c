@@ -337,7 +337,9 @@ static void help_overview(struct help_buf *b)
 
 static const char help_exit_session[] =
 	"Exit status: 0 when the session ended (shutdown or EOF); 125 when an\n"
-	"option or the policy is refused (before any request is read).\n";
+	"option or the policy is refused (before any request is read), or with\n"
+	"--server when the server gives no sandbox (at the start, or for a later\n"
+	"request, which is answered SandboxError first).\n";
 
 static const char help_exit_check[] =
 	"Exit status: 0 when the policy can run on this host; 125 when it\n"

@@ -55,6 +55,7 @@ struct session {
 	uint64_t request_ms; /* the longest a request may run (and its default) */
 	int srv;	     /* --server: the stream to our sandbox (to_h, from_h), or -1 */
 	struct tc_buf demux; /* its chunks, not yet whole */
+	bool no_server;	     /* --server: no fresh sandbox came: the session ends (125) */
 };
 
 enum outcome {
@@ -88,7 +89,7 @@ static int start_remote(struct session *s, int fds[3], struct tc_error *err)
 	s->request_ms = rm.request_ms;
 	s->answer_max = rm.answer_max;
 	s->cfg.limit[TC_LIMIT_REQUEST] = rm.request_max;
-	s->ended.known = false; /* until its stream's end says */
+	s->ended = (struct ended){ .known = false }; /* until its stream's end says */
 	/* what came after the answer line: the stream's first chunks */
 	tc_buf_release(&s->demux);
 	s->demux = rm.rest;
@@ -177,6 +178,17 @@ static void take_chunks(struct session *s, const char *p, size_t n)
 	}
 }
 
+/* The harness's stdout ended; --server: the stream did, so all has ended,
+ * and with no end chunk first the server went away (killed, say). */
+static void server_eof(struct session *s)
+{
+	s->harness_eof = s->over = s->over || s->srv >= 0;
+	if (s->srv >= 0 && !s->ended.known)
+		snprintf(s->ended.message, sizeof(s->ended.message),
+			 "the server at %s closed the session's stream without its end",
+			 s->spec->server);
+}
+
 static void pump_events(struct session *s, const struct want *w, const struct pollfd *p)
 {
 	char chunk[65536];
@@ -196,7 +208,7 @@ static void pump_events(struct session *s, const struct want *w, const struct po
 	if (p[P_OUT].revents) {
 		n = read(s->from_h, chunk, sizeof(chunk));
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
-			s->harness_eof = s->over = s->over || s->srv >= 0; /* --server: all ended */
+			server_eof(s);
 		else if (n > 0 && s->srv >= 0)
 			take_chunks(s, chunk, (size_t)n);
 		else if (n > 0 && tc_buf_add(&s->hout, chunk, (size_t)n) < 0)
@@ -405,8 +417,8 @@ static void ended_answer(const struct session *s, struct tc_session_answer *a, c
 	snprintf(msg, size,
 		 "the session's sandbox ended (%s%s%s) while the request ran; the next request "
 		 "starts a fresh one",
-		 e->known ? tc_status_name(e->status) : "unknown",
-		 e->known && e->message[0] ? ": " : "", e->known ? e->message : "");
+		 e->known ? tc_status_name(e->status) : "unknown", e->message[0] ? ": " : "",
+		 e->message);
 	a->err_message = msg;
 }
 
@@ -502,6 +514,14 @@ static void run_code(struct session *s, const char *line, size_t len,
 		s->ended = (struct ended){ .known = true, .status = TC_STATUS_SANDBOX_ERROR };
 		snprintf(s->ended.message, sizeof(s->ended.message), "%s", e.message);
 		ended_answer(s, &a, msg, sizeof(msg));
+		/* --server: the server is gone or refuses: as when the session
+		 * could not start, toolcell says why and ends (this request answered) */
+		s->no_server = s->spec->server != NULL;
+		if (s->no_server)
+			snprintf(
+				msg, sizeof(msg),
+				"the server gave the session no fresh sandbox (%s); the session ends",
+				e.message);
 	} else {
 		out = ask(s, line, len, t0 + req->limit_ms * 1000000ull, &answer);
 		outcome_answer(s, out, answer, req->limit_ms, raw, &a, msg, sizeof(msg));
@@ -626,7 +646,7 @@ int tc_session_serve(const struct tc_session_spec *spec)
 		tc_diag("%s", e.message);
 		return 125;
 	}
-	while (go_on && !s.gone) {
+	while (go_on && !s.gone && !s.no_server) {
 		size_t len;
 		bool eof_line;
 
@@ -642,5 +662,7 @@ int tc_session_serve(const struct tc_session_spec *spec)
 	free(s.in.p);
 	free(s.hout.p);
 	free(s.demux.p);
-	return 0;
+	if (s.no_server)
+		tc_diag("%s", s.ended.message);
+	return s.no_server ? 125 : 0;
 }

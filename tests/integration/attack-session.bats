@@ -188,7 +188,7 @@ out 999999999' ]
 	[ "$(stats_of sessions.running)" = 1 ]
 }
 
-@test "SIGKILL of the server with two sessions open, each with a setsid SIGTERM-deaf child: nothing of them is left, their callers answer the next requests SandboxExited, then SandboxError naming the socket" {
+@test "SIGKILL of the server with two sessions open, each with a setsid SIGTERM-deaf child: nothing of them is left, their callers answer the next requests SandboxExited, then SandboxError naming the socket and exit 125" {
 	policy
 	start --pool 2
 	local i
@@ -209,12 +209,16 @@ out 999999999' ]
 	SERVER=
 	for _ in $(seq 100); do [ -z "$(marked)" ] && break; sleep 0.1; done
 	[ -z "$(marked)" ]
-	# the next request of the first session finds no server
-	printf '%s\n' '{"id": 2, "code": "print(2)"}' '{"id": 3, "code": "print(3)"}' >&7
+	# the next request of the first session finds no server; one write
+	# (cat's; the shell's printf writes a line at a time), as the session
+	# ends after request 3 (a second write could meet EPIPE)
+	printf '%s\n' '{"id": 2, "code": "print(2)"}' '{"id": 3, "code": "print(3)"}' >"$TC_TMP/more"
+	cat "$TC_TMP/more" >&7
 	exec 7>&- 8>&-
 	local rc=0
 	wait "${PIDS[0]}" || rc=$?
-	[ "$rc" = 0 ]
+	[ "$rc" = 125 ]
+	# the second session needed no new sandbox: EOF ends it as usual
 	rc=0
 	wait "${PIDS[1]}" || rc=$?
 	[ "$rc" = 0 ]
@@ -226,7 +230,9 @@ out 999999999' ]
 	[ "$output" = SandboxExited ]
 	run -0 jget exception.message < <(sed -n 3p "$TC_TMP/out1")
 	[[ "$output" == *"cannot connect to the server at $TC_TMP/s.sock: Connection refused"* ]]
+	grep -qF "toolcell: cannot connect to the server at $TC_TMP/s.sock: Connection refused" "$TC_TMP/err1"
 	[ "$(wc -l <"$TC_TMP/out2")" = 1 ]
+	[ ! -s "$TC_TMP/err2" ]
 }
 
 @test "a caller that streams 64 MiB at a session whose harness does not read: the server holds at most about 1 MiB of it (its RSS grows < 8 MiB)" {

@@ -356,3 +356,44 @@ print(repr(f.read()))  # EOF: the server closes the connection after the end chu
 	[ "${lines[3]}" = "b''" ]
 	[ "${#lines[@]}" = 4 ]
 }
+
+@test "SIGKILL of the server while a request runs: answered SandboxExited naming the socket, the next request SandboxError, then session --server says why as when no server is there and exits 125" {
+	policy
+	start --pool 1
+	mkfifo "$TC_TMP/fifo"
+	"$TOOLCELL" session --server "$TC_TMP/s.sock" --allow-import time <"$TC_TMP/fifo" >"$TC_TMP/out.raw" 2>"$TC_TMP/out.err" &
+	PIDS+=($!)
+	exec 7>"$TC_TMP/fifo"
+	printf '%s\n' '{"id": 1, "code": "x = 1\nprint(x)"}' '{"id": 2, "code": "import time\ntime.sleep(60)"}' >&7
+	for _ in $(seq 300); do [ -s "$TC_TMP/out.raw" ] && break; sleep 0.1; done
+	# request 2 runs (its sleep is the harness's) when the server dies
+	sleep 0.5
+	kill -KILL "$SERVER"
+	wait "$SERVER" || true
+	SERVER=
+	for _ in $(seq 300); do [ "$(wc -l <"$TC_TMP/out.raw")" -ge 2 ] && break; sleep 0.1; done
+	# one write (cat's; the shell's printf writes a line at a time), so that
+	# both are in the pipe before the session ends: a second write would
+	# meet EPIPE
+	printf '%s\n' '{"id": 3, "code": "print(x)"}' '{"id": 4, "code": "print(4)"}' >"$TC_TMP/more"
+	cat "$TC_TMP/more" >&7
+	exec 7>&-
+	local rc=0
+	wait "${PIDS[0]}" || rc=$?
+	PIDS=()
+	[ "$rc" = 125 ]
+	sed -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/out.raw" >"$TC_TMP/out"
+	local refused="cannot connect to the server at $TC_TMP/s.sock: Connection refused (is 'toolcell serve' running? start it with 'toolcell serve --socket $TC_TMP/s.sock', or leave out --server for a session of its own)"
+	cat >"$TC_TMP/want" <<WANT
+{"id":1,"success":true,"stdout":"1\n","stderr":"","globals":{},"exception":null,"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}
+{"id":2,"success":false,"stdout":"","stderr":"","globals":{},"exception":{"type":"SandboxExited","message":"the session's sandbox ended (unknown: the server at $TC_TMP/s.sock closed the session's stream without its end) while the request ran; the next request starts a fresh one","traceback":null},"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}
+{"id":3,"success":false,"stdout":"","stderr":"","globals":{},"exception":{"type":"SandboxError","message":"the server gave the session no fresh sandbox ($refused); the session ends","traceback":null},"output_files":{},"timed_out":false,"duration_s":0,"state_lost":true}
+WANT
+	diff "$TC_TMP/want" "$TC_TMP/out"
+	# toolcell's words are those of a session --server that finds no server
+	# at its start, byte for byte; request 4 is never read
+	[ "$(cat "$TC_TMP/out.err")" = "toolcell: $refused" ]
+	run -125 --separate-stderr "$TOOLCELL" session --server "$TC_TMP/s.sock" </dev/null
+	[ "$stderr" = "toolcell: $refused" ]
+	[ -z "$output" ]
+}
