@@ -11,66 +11,18 @@
 bats_require_minimum_version 1.5.0
 
 load helpers
+load serve-lib
 
 setup() {
-	tc_setup
-	SERVER=
-	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
+	srv_test_setup
 	MARK="tc-atks-$$-$BATS_TEST_NUMBER-$RANDOM$RANDOM"
 	PIDS=()
 }
 
 teardown() {
 	tc_kill_pids
-	if [ -n "$SERVER" ]; then
-		kill -KILL "$SERVER" 2>/dev/null || true
-		wait "$SERVER" 2>/dev/null || true
-	fi
 	pkill -KILL -f "$MARK" 2>/dev/null || true
-	tc_teardown
-}
-
-# policy: a 5 s timeout, a 64K stdout cap, json allowed in sessions, os
-# and time allowed to be added
-policy() {
-	printf '{"version": 1, "limits": {"timeout": 5, "stdout_size": "64K"}, "session": {"allowed_imports": ["json"], "max_imports": ["os", "time", "json"]}}\n' \
-		>"$TC_TMP/p.json"
-	chmod 644 "$TC_TMP/p.json"
-}
-
-# start [OPTIONS...]: a server on $TC_TMP/s.sock, once a pool has a ready entry
-start() {
-	[ -f "$TC_TMP/p.json" ] || policy
-	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" "$@" \
-		2>"$TC_TMP/serve.err" 3>&- &
-	SERVER=$!
-	for _ in $(seq 300); do
-		if [ -S "$TC_TMP/s.sock" ] && [ "$(stats_of pools.0.ready 2>/dev/null)" -ge 1 ] 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	cat "$TC_TMP/serve.err" >&2
-	return 1
-}
-
-stats_of() {
-	echo '{"id":0,"kind":"stats"}' | timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" | jget "$1"
-}
-
-# session OUT [OPTIONS...]: `toolcell session OPTIONS` over $TC_TMP/in,
-# every duration_s as 0
-session() {
-	local out=$1 rc=0
-	shift
-	timeout 120 "$TOOLCELL" session "$@" <"$TC_TMP/in" >"$TC_TMP/$out.raw" 2>"$TC_TMP/$out.err" ||
-		rc=$?
-	echo "$rc" >"$TC_TMP/$out.rc"
-	sed -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/$out.raw" >"$TC_TMP/$out"
-}
-
-marked() {
-	pgrep -f "$MARK" || true
+	srv_test_teardown
 }
 
 # raw LINE [WAIT [HOLD]]: one connection that sends LINE and a newline,
@@ -98,8 +50,8 @@ time.sleep(float(sys.argv[4]))
 }
 
 @test "a hostile tool cannot forge the stream: fake chunk heads and end frames on stdout and stderr, 4 MiB with no newline, a closed stdout: the cold session's answers and stderr byte for byte" {
-	policy
-	start --pool 2
+	srv_session_policy
+	srv_start --pool 2
 	# chunk heads and an end frame the server's own framing must carry as
 	# bytes; a flood past the 64K cap with no newline; stdout closed under
 	# the harness
@@ -114,8 +66,8 @@ time.sleep(float(sys.argv[4]))
 {"id": 8, "code": "import os\nos.close(1)\nprint('gone')"}
 {"id": 9, "code": "print('nine')"}
 EOF
-	session cold --policy "$TC_TMP/p.json" --allow-import os
-	session warm --server "$TC_TMP/s.sock" --allow-import os
+	srv_session cold --policy "$TC_TMP/p.json" --allow-import os
+	srv_session warm --server "$TC_TMP/s.sock" --allow-import os
 	diff "$TC_TMP/cold" "$TC_TMP/warm"
 	[ "$(cat "$TC_TMP/cold.rc")" = "$(cat "$TC_TMP/warm.rc")" ]
 	[ "$(cat "$TC_TMP/warm.rc")" = 0 ]
@@ -144,36 +96,36 @@ out 999999999' ]
 }
 
 @test "a caller's session request cannot raise the policy's limits nor widen its imports: limits clamped, imports refused PermissionDenied, nothing built" {
-	policy
-	start --pool 1
+	srv_session_policy
+	srv_start --pool 1
 	run -0 raw '{"id":1,"kind":"session","limits":{"timeout":1000,"stdout_size":"1G","memory":"1G"}}'
 	[ "$output" = '{"id":1,"ok":true,"session":{"timeout_s":5.000,"stdout_size":65536,"request_size":1048576},"pool":{"warm":true,"waited_ms":0}}' ]
 	run -0 raw '{"id":2,"kind":"session","allow_imports":["subprocess"]}'
-	[ "$output" = '{"id":2,"ok":false,"error":{"type":"PermissionDenied","message":"--allow-import subprocess: the policy'"'"'s session.max_imports does not include subprocess (it is [\"os\",\"time\",\"json\"]); ask the operator to add it, or leave the import out","source":"toolcell"}}' ]
+	[ "$output" = '{"id":2,"ok":false,"error":{"type":"PermissionDenied","message":"--allow-import subprocess: the policy'"'"'s session.max_imports does not include subprocess (it is [\"os\",\"time\",\"json\",\"math\"]); ask the operator to add it, or leave the import out","source":"toolcell"}}' ]
 	run -0 raw '{"id":3,"kind":"session","default_imports":["m=subprocess"]}'
 	[[ "$output" == '{"id":3,"ok":false,"error":{"type":"PermissionDenied","message":"--default-import subprocess: '* ]]
 	# and what a clamped limit means: --memory 1G above the policy's 256M
 	# still ends a 300 MB allocation, as the policy's own limit does
 	printf '%s\n' '{"id": 1, "code": "b = bytearray(300 << 20)\nprint(len(b))"}' >"$TC_TMP/in"
-	session warm --server "$TC_TMP/s.sock" --memory 1G
+	srv_session warm --server "$TC_TMP/s.sock" --memory 1G
 	run -0 jget exception.type <"$TC_TMP/warm"
 	[ "$output" = MemoryError ]
 	# the refused requests took no entry
-	[ "$(stats_of sessions.started)" = 2 ]
+	[ "$(srv_stat sessions.started)" = 2 ]
 }
 
 @test "sessions held open never take the server past --max-sandboxes: a call waits for an entry, and gets one when a session closes" {
-	policy
-	start --pool 1 --max-sandboxes 2
+	srv_session_policy
+	srv_start --pool 1 --max-sandboxes 2
 	RAW_EXEC=1 raw '{"id":1,"kind":"session"}' 60 300 >"$TC_TMP/s1" &
 	PIDS+=($!)
 	RAW_EXEC=1 raw '{"id":2,"kind":"session"}' 60 300 >"$TC_TMP/s2" &
 	PIDS+=($!)
-	for _ in $(seq 300); do [ "$(stats_of sessions.running)" = 2 ] && break; sleep 0.1; done
-	[ "$(stats_of sessions.running)" = 2 ]
+	for _ in $(seq 300); do [ "$(srv_stat sessions.running)" = 2 ] && break; sleep 0.1; done
+	[ "$(srv_stat sessions.running)" = 2 ]
 	run -0 raw '{"id":3,"kind":"exec","source":"print(3)"}' 3
 	[ "$output" = "(no answer)" ]
-	[ "$(stats_of sandboxes)" = 2 ]
+	[ "$(srv_stat sandboxes)" = 2 ]
 	# a waiting call, then the first session's caller goes: the call runs
 	raw '{"id":4,"kind":"exec","source":"print(4)"}' 120 >"$TC_TMP/c4" &
 	PIDS+=($!)
@@ -184,13 +136,13 @@ out 999999999' ]
 	cat "$TC_TMP/c4"
 	run -0 jget stdout <"$TC_TMP/c4"
 	[ "$output" = 4 ]
-	[ "$(stats_of sandboxes)" -le 2 ]
-	[ "$(stats_of sessions.running)" = 1 ]
+	[ "$(srv_stat sandboxes)" -le 2 ]
+	[ "$(srv_stat sessions.running)" = 1 ]
 }
 
 @test "SIGKILL of the server with two sessions open, each with a setsid SIGTERM-deaf child: nothing of them is left, their callers answer the next requests SandboxExited, then SandboxError naming the socket and exit 125" {
-	policy
-	start --pool 2
+	srv_session_policy
+	srv_start --pool 2
 	local i
 	for i in 1 2; do
 		mkfifo "$TC_TMP/fifo$i"
@@ -202,13 +154,13 @@ out 999999999' ]
 	for i in 7 8; do
 		printf '%s\n' "{\"id\": 1, \"code\": \"import os\\nif os.fork() == 0:\\n    os.setsid()\\n    os.execv('/usr/bin/python3', ['python3', '-c', 'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(300)', '$MARK'])\\nprint('up')\"}" >&$i
 	done
-	for _ in $(seq 300); do [ "$(marked | wc -l)" -ge 2 ] && [ -s "$TC_TMP/out1" ] && [ -s "$TC_TMP/out2" ] && break; sleep 0.1; done
-	[ "$(marked | wc -l)" -ge 2 ]
+	for _ in $(seq 300); do [ "$(srv_marked | wc -l)" -ge 2 ] && [ -s "$TC_TMP/out1" ] && [ -s "$TC_TMP/out2" ] && break; sleep 0.1; done
+	[ "$(srv_marked | wc -l)" -ge 2 ]
 	kill -KILL "$SERVER"
 	wait "$SERVER" || true
 	SERVER=
-	for _ in $(seq 100); do [ -z "$(marked)" ] && break; sleep 0.1; done
-	[ -z "$(marked)" ]
+	for _ in $(seq 100); do [ -z "$(srv_marked)" ] && break; sleep 0.1; done
+	[ -z "$(srv_marked)" ]
 	# the next request of the first session finds no server; one write
 	# (cat's; the shell's printf writes a line at a time), as the session
 	# ends after request 3 (a second write could meet EPIPE)
@@ -236,8 +188,8 @@ out 999999999' ]
 }
 
 @test "a caller that streams 64 MiB at a session whose harness does not read: the server holds at most about 1 MiB of it (its RSS grows < 8 MiB)" {
-	policy
-	start --pool 1
+	srv_session_policy
+	srv_start --pool 1
 	run -0 --separate-stderr "$PY" -I -c '
 import socket, sys, time
 def rss(pid):
@@ -276,8 +228,8 @@ s.close()
 }
 
 @test "once a connection is a session's stream, a request line on it is the harness's input, never a call; a session request behind a call in flight is refused" {
-	policy
-	start --pool 1
+	srv_session_policy
+	srv_start --pool 1
 	run -0 "$PY" -I -c '
 import socket, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -308,8 +260,8 @@ print(tags[-1], set(tags) <= {"out", "err", "end"}, b"\"id\":2" in body, rest)
 	echo "$output"
 	[[ "${lines[0]}" == '{"id":1,"ok":true,"session":'* ]]
 	[ "${lines[1]}" = "end True False b''" ]
-	[ "$(stats_of calls.ok)" = 0 ]
-	[ "$(stats_of sessions.ended)" = 1 ]
+	[ "$(srv_stat calls.ok)" = 0 ]
+	[ "$(srv_stat sessions.ended)" = 1 ]
 	# a session asked behind a call still running on the same connection
 	run -0 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" --answers 2 < <(printf '%s\n' \
 		'{"id":3,"kind":"exec","source":"import time\ntime.sleep(1)\nprint(3)"}' '{"id":4,"kind":"session"}')

@@ -10,7 +10,9 @@
 #
 # A test may also run a server of its own (srv_test_setup, srv_start,
 # srv_test_teardown, with `load helpers`): serve.bats, serve-attack.bats,
-# servecli.bats and serve-reload.bats.
+# servecli.bats and serve-reload.bats; with sessions through it
+# (srv_session_policy, srv_session, srv_marked): serve-session.bats and
+# attack-session.bats.
 #
 # Options of the one-shot command line become the server's policy: a
 # limit (--memory 64M) its limits key, --env NAME=VALUE its env, --policy
@@ -296,7 +298,7 @@ srv_start() {
 	[ -f "$TC_TMP/p.json" ] || policy
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
 		"$TOOLCELL" serve --socket "$SOCK" --policy "$TC_TMP/p.json" "$@" \
-		2>"$TC_TMP/serve.err" &
+		2>"$TC_TMP/serve.err" 3>&- &
 	SERVER=$!
 	for _ in $(seq 600); do
 		[ -z "${SRV_OPEN:-}${AS_CALLER:-}" ] || [ ! -S "$SOCK" ] || chmod 666 "$SOCK"
@@ -307,6 +309,11 @@ srv_start() {
 	done
 	cat "$TC_TMP/serve.err" >&2
 	return 1
+}
+
+# srv_stat KEY.PATH: one value of a fresh stats answer of the server on $SOCK
+srv_stat() {
+	srv_stats "$SOCK" | jget "$1"
 }
 
 # srv_counts KEY.PATH=VALUE...: one fresh stats answer of the server on
@@ -345,4 +352,33 @@ for line in open(sys.argv[1]):
         break
 else:
     sys.exit(1)' "$TC_TMP/out" "$1" | jget "$2"
+}
+
+# ---- sessions through a server of the test's own
+
+# srv_session_policy [BODY]: $TC_TMP/p.json with a ${TIMEOUT:-5} s timeout, a
+# 64K stdout cap, json allowed in sessions (os, time, json and math the most
+# a session may add) and BODY's keys
+srv_session_policy() {
+	printf '{"version": 1, "limits": {"timeout": %s, "stdout_size": "64K"}, "session": {"allowed_imports": ["json"], "max_imports": ["os", "time", "json", "math"]}%s}\n' \
+		"${TIMEOUT:-5}" "${1:+, $1}" >"$TC_TMP/p.json"
+	chmod 644 "$TC_TMP/p.json"
+}
+
+# srv_session OUT [OPTIONS...]: `toolcell session OPTIONS` over $TC_TMP/in;
+# answers in $TC_TMP/OUT, with every duration_s (the one figure that differs
+# from run to run) as 0; stderr in $TC_TMP/OUT.err, the status in $TC_TMP/OUT.rc
+srv_session() {
+	local out=$1 rc=0
+	shift
+	timeout 120 "$TOOLCELL" session "$@" <"$TC_TMP/in" >"$TC_TMP/$out.raw" 2>"$TC_TMP/$out.err" ||
+		rc=$?
+	echo "$rc" >"$TC_TMP/$out.rc"
+	sed -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/$out.raw" >"$TC_TMP/$out"
+}
+
+# srv_marked: the host pids of the processes with the test's $MARK in their
+# command line, one a line (never the uid range other sandboxes share)
+srv_marked() {
+	pgrep -f "$MARK" || true
 }

@@ -9,74 +9,22 @@
 bats_require_minimum_version 1.5.0
 
 load helpers
+load serve-lib
 
 setup() {
-	tc_setup
-	SERVER=
-	CLIENT="$BATS_TEST_DIRNAME/serveclient.py"
+	srv_test_setup
 	MARK="tc-sess-$$-$BATS_TEST_NUMBER-$RANDOM"
 	PIDS=()
 }
 
 teardown() {
 	tc_kill_pids
-	if [ -n "$SERVER" ]; then
-		kill -KILL "$SERVER" 2>/dev/null || true
-		wait "$SERVER" 2>/dev/null || true
-	fi
-	tc_teardown
-}
-
-# policy BODY: a policy with a $TIMEOUT s (5) timeout, a 64K stdout cap,
-# json allowed in sessions (os, time and math may be added) and BODY's keys
-policy() {
-	printf '{"version": 1, "limits": {"timeout": %s, "stdout_size": "64K"}, "session": {"allowed_imports": ["json"], "max_imports": ["os", "time", "json", "math"]}%s}\n' \
-		"${TIMEOUT:-5}" "${1:+, $1}" >"$TC_TMP/p.json"
-	chmod 644 "$TC_TMP/p.json"
-}
-
-# start [OPTIONS...]: a server on $TC_TMP/s.sock with $TC_TMP/p.json, once
-# a pool has a ready entry
-start() {
-	[ -f "$TC_TMP/p.json" ] || policy
-	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" "$@" \
-		2>"$TC_TMP/serve.err" 3>&- &
-	SERVER=$!
-	for _ in $(seq 300); do
-		if [ -S "$TC_TMP/s.sock" ] && [ "$(stats_of pools.0.ready 2>/dev/null)" -ge 1 ] 2>/dev/null; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	cat "$TC_TMP/serve.err" >&2
-	return 1
-}
-
-# stats_of KEY.PATH: a value of the server's stats answer
-stats_of() {
-	echo '{"id":0,"kind":"stats"}' | timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" | jget "$1"
-}
-
-# session OUT [OPTIONS...]: `toolcell session OPTIONS` over $TC_TMP/in;
-# answers in $TC_TMP/OUT, with every duration_s (the one figure that differs
-# from run to run) as 0; stderr in $TC_TMP/OUT.err, the status in $TC_TMP/OUT.rc
-session() {
-	local out=$1 rc=0
-	shift
-	timeout 120 "$TOOLCELL" session "$@" <"$TC_TMP/in" >"$TC_TMP/$out.raw" 2>"$TC_TMP/$out.err" ||
-		rc=$?
-	echo "$rc" >"$TC_TMP/$out.rc"
-	sed -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/$out.raw" >"$TC_TMP/$out"
-}
-
-# marked: the host pids of our marked processes, one a line
-marked() {
-	pgrep -f "$MARK" || true
+	srv_test_teardown
 }
 
 @test "the same requests through --server give the cold session's answers byte for byte: imports, errors, a timeout, caps, a sandbox that ends" {
-	policy
-	start --pool 2
+	srv_session_policy
+	srv_start --pool 2
 	# 30K answers (a harness caps stdout at a quarter of stdout_size, not
 	# globals): three of them are past the entry's 64K stdout cap
 	cat >"$TC_TMP/in" <<'EOF'
@@ -105,8 +53,8 @@ marked() {
 {"id": 23, "op": "shutdown"}
 {"id": 24, "code": "print('never')"}
 EOF
-	session cold --policy "$TC_TMP/p.json" --allow-import os --default-import m=math
-	session warm --server "$TC_TMP/s.sock" --allow-import os --default-import m=math
+	srv_session cold --policy "$TC_TMP/p.json" --allow-import os --default-import m=math
+	srv_session warm --server "$TC_TMP/s.sock" --allow-import os --default-import m=math
 	diff "$TC_TMP/cold" "$TC_TMP/warm"
 	diff "$TC_TMP/cold.err" "$TC_TMP/warm.err"
 	[ "$(cat "$TC_TMP/cold.rc")" = 0 ]
@@ -144,16 +92,16 @@ EOF
 	run -0 jget stdout < <(sed -n 22p "$TC_TMP/warm")
 	[ "$output" = after ]
 	# every sandbox of the session was an entry of the server's
-	[ "$(stats_of sessions.started)" -ge 4 ]
+	[ "$(srv_stat sessions.started)" -ge 4 ]
 }
 
 @test "--server's own limits lower the server's, as a cold session's lower the policy's; options a server sets are refused" {
-	policy
-	start --pool 1
+	srv_session_policy
+	srv_start --pool 1
 	printf '%s\n' '{"id": 1, "code": "while True: pass", "timeout_s": 3}' \
 		'{"id": 2, "code": "print(1)", "timeout_s": 9}' >"$TC_TMP/in"
-	session cold --policy "$TC_TMP/p.json" --timeout 1
-	session warm --server "$TC_TMP/s.sock" --timeout 1
+	srv_session cold --policy "$TC_TMP/p.json" --timeout 1
+	srv_session warm --server "$TC_TMP/s.sock" --timeout 1
 	diff "$TC_TMP/cold" "$TC_TMP/warm"
 	run -0 jget exception.message < <(sed -n 1p "$TC_TMP/warm")
 	[[ "$output" == *"its time limit of 1.000 s"* ]]
@@ -164,8 +112,8 @@ EOF
 	[ "$stderr" = "toolcell: --policy cannot be used with --server: the server's policy sets it (a session may only set its own limits: --timeout, --memory, --cpu-time, --file-size, --open-files, --stdout-size, --stderr-size; and its imports)" ]
 	[ -z "$output" ]
 	# an import beyond the server's session.max_imports: refused as cold
-	session cold --policy "$TC_TMP/p.json" --allow-import subprocess
-	session warm --server "$TC_TMP/s.sock" --allow-import subprocess
+	srv_session cold --policy "$TC_TMP/p.json" --allow-import subprocess
+	srv_session warm --server "$TC_TMP/s.sock" --allow-import subprocess
 	[ "$(cat "$TC_TMP/cold.rc")" = 125 ]
 	[ "$(cat "$TC_TMP/warm.rc")" = 125 ]
 	grep -qF -- "--allow-import subprocess: the policy's session.max_imports does not include subprocess" "$TC_TMP/cold.err"
@@ -173,8 +121,8 @@ EOF
 }
 
 @test "single use: a second session, started while the first runs, sees none of its globals, /tmp, /dev/shm or processes" {
-	policy
-	start --pool 1
+	srv_session_policy
+	srv_start --pool 1
 	mkfifo "$TC_TMP/fifo"
 	"$TOOLCELL" session --server "$TC_TMP/s.sock" --allow-import os <"$TC_TMP/fifo" >"$TC_TMP/first" 2>&1 &
 	PIDS+=($!)
@@ -183,34 +131,34 @@ EOF
 	for _ in $(seq 300); do [ -s "$TC_TMP/first" ] && break; sleep 0.1; done
 	run -0 jget success <"$TC_TMP/first"
 	[ "$output" = true ]
-	[ -n "$(marked)" ]
+	[ -n "$(srv_marked)" ]
 	# the first session still runs (its entry busy): the second gets its own
 	printf '%s\n' '{"id": 1, "code": "print(secret)"}' \
 		'{"id": 2, "code": "import os\nprint(os.path.exists(\"/tmp/marker\"), os.path.exists(\"/dev/shm/marker\"), [p for p in os.listdir(\"/proc\") if p.isdigit()] == [str(os.getpid())])"}' \
 		>"$TC_TMP/in"
-	session second --server "$TC_TMP/s.sock" --allow-import os
+	srv_session second --server "$TC_TMP/s.sock" --allow-import os
 	[ "$(cat "$TC_TMP/second.rc")" = 0 ]
 	run -0 jget exception.message < <(sed -n 1p "$TC_TMP/second")
 	[ "$output" = "name 'secret' is not defined" ]
 	run -0 jget stdout < <(sed -n 2p "$TC_TMP/second")
 	[ "$output" = "False False True" ]
-	[ "$(stats_of sessions.started)" = 2 ]
-	[ "$(stats_of sessions.running)" = 1 ]
-	# the first session's end (EOF) ends its sandbox, the marked child too
+	[ "$(srv_stat sessions.started)" = 2 ]
+	[ "$(srv_stat sessions.running)" = 1 ]
+	# the first session's end (EOF) ends its sandbox, the srv_marked child too
 	exec 7>&-
 	wait "${PIDS[0]}"
 	PIDS=()
-	for _ in $(seq 300); do [ -z "$(marked)" ] && break; sleep 0.1; done
-	[ -z "$(marked)" ]
-	[ "$(stats_of sessions.running)" = 0 ]
-	[ "$(stats_of sessions.ended)" = 2 ]
+	for _ in $(seq 300); do [ -z "$(srv_marked)" ] && break; sleep 0.1; done
+	[ -z "$(srv_marked)" ]
+	[ "$(srv_stat sessions.running)" = 0 ]
+	[ "$(srv_stat sessions.ended)" = 2 ]
 	# sessions are not calls
-	[ "$(stats_of calls.ok)" = 0 ]
+	[ "$(srv_stat calls.ok)" = 0 ]
 }
 
 @test "a caller that disconnects mid-session has its sandbox killed: nothing of it is left" {
-	TIMEOUT=300 policy
-	start --pool 1
+	TIMEOUT=300 srv_session_policy
+	srv_start --pool 1
 	mkfifo "$TC_TMP/fifo"
 	"$TOOLCELL" session --server "$TC_TMP/s.sock" --allow-import os --allow-import time \
 		<"$TC_TMP/fifo" >"$TC_TMP/out" 2>&1 &
@@ -220,20 +168,20 @@ EOF
 	# request that is still running when the caller goes
 	printf '%s\n' "{\"id\": 1, \"code\": \"import os\\nif os.fork() == 0:\\n    os.setsid()\\n    os.execv('/usr/bin/python3', ['python3', '-c', 'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(300)', '$MARK'])\"}" \
 		"{\"id\": 2, \"code\": \"import time\\ntime.sleep(250)\\n# $MARK-request\"}" >&7
-	for _ in $(seq 300); do [ -n "$(marked)" ] && [ "$(stats_of sessions.running)" = 1 ] && break; sleep 0.1; done
-	mapfile -t child < <(marked)
+	for _ in $(seq 300); do [ -n "$(srv_marked)" ] && [ "$(srv_stat sessions.running)" = 1 ] && break; sleep 0.1; done
+	mapfile -t child < <(srv_marked)
 	[ "${#child[@]}" -ge 1 ]
-	[ "$(stats_of sessions.running)" = 1 ]
+	[ "$(srv_stat sessions.running)" = 1 ]
 	kill -KILL "${PIDS[0]}"
 	wait "${PIDS[0]}" || true
 	PIDS=()
 	exec 7>&-
-	for _ in $(seq 300); do [ -z "$(marked)" ] && break; sleep 0.1; done
-	[ -z "$(marked)" ]
-	for _ in $(seq 300); do [ "$(stats_of sessions.running)" = 0 ] && break; sleep 0.1; done
-	[ "$(stats_of sessions.running)" = 0 ]
-	[ "$(stats_of calls.abandoned)" = 1 ]
-	[ "$(stats_of pools.0.busy)" = 0 ]
+	for _ in $(seq 300); do [ -z "$(srv_marked)" ] && break; sleep 0.1; done
+	[ -z "$(srv_marked)" ]
+	for _ in $(seq 300); do [ "$(srv_stat sessions.running)" = 0 ] && break; sleep 0.1; done
+	[ "$(srv_stat sessions.running)" = 0 ]
+	[ "$(srv_stat calls.abandoned)" = 1 ]
+	[ "$(srv_stat pools.0.busy)" = 0 ]
 }
 
 @test "a uid the policy does not allow is refused: session --server exits 125 with the server's words" {
@@ -242,8 +190,8 @@ EOF
 	chmod 644 "$TC_TMP/in"
 	if [ "$(id -u)" = 0 ]; then
 		# root listed, nobody not
-		policy '"serve": {"allow_uids": [0], "allow_gids": [0]}'
-		start --pool 1
+		srv_session_policy '"serve": {"allow_uids": [0], "allow_gids": [0]}'
+		srv_start --pool 1
 		chmod 666 "$TC_TMP/s.sock"
 		# the client alone, where nobody can run it (it reads nothing of the build's)
 		cp "$TOOLCELL" "$TC_TMP/toolcell"
@@ -252,7 +200,7 @@ EOF
 			"$TC_TMP/toolcell" session --server "$TC_TMP/s.sock" <"$TC_TMP/in"
 	else
 		# with a list, the server's own uid is refused unless listed
-		policy '"serve": {"allow_uids": [4242], "allow_gids": [4242]}'
+		srv_session_policy '"serve": {"allow_uids": [4242], "allow_gids": [4242]}'
 		"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" --pool 1 \
 			2>"$TC_TMP/serve.err" 3>&- &
 		SERVER=$!
@@ -279,14 +227,14 @@ EOF
 }
 
 @test "SIGTERM while a session's request runs: the request finishes and is answered, the session then ends, the server exits 0" {
-	policy
-	start --pool 1
+	srv_session_policy
+	srv_start --pool 1
 	mkfifo "$TC_TMP/fifo"
 	"$TOOLCELL" session --server "$TC_TMP/s.sock" --allow-import time <"$TC_TMP/fifo" >"$TC_TMP/out" 2>"$TC_TMP/err" &
 	PIDS+=($!)
 	exec 7>"$TC_TMP/fifo"
 	printf '%s\n' '{"id": 1, "code": "import time\ntime.sleep(2)\nprint(\"done\")"}' >&7
-	for _ in $(seq 300); do [ "$(stats_of sessions.running)" = 1 ] && break; sleep 0.1; done
+	for _ in $(seq 300); do [ "$(srv_stat sessions.running)" = 1 ] && break; sleep 0.1; done
 	sleep 0.3
 	kill -TERM "$SERVER"
 	for _ in $(seq 300); do [ -s "$TC_TMP/out" ] && break; sleep 0.1; done
@@ -306,8 +254,8 @@ EOF
 }
 
 @test "the Python client: Client(socket).session() and Session(server=...) keep globals in a served session" {
-	policy
-	start --pool 1
+	srv_session_policy
+	srv_start --pool 1
 	run -0 env PYTHONPATH="$(tc_python_dir)" TOOLCELL="$TOOLCELL" "$PY" -I -c '
 import os, sys
 sys.path.insert(0, os.environ["PYTHONPATH"])
@@ -328,8 +276,8 @@ print(e.exception["type"])
 }
 
 @test "the session request on the wire: its answer carries the id byte for byte, then out chunks, and end after the caller's half-close, then EOF" {
-	policy
-	start --pool 1
+	srv_session_policy
+	srv_start --pool 1
 	run -0 timeout 60 "$PY" -I -c '
 import json, socket, sys
 s = socket.socket(socket.AF_UNIX)
@@ -358,8 +306,8 @@ print(repr(f.read()))  # EOF: the server closes the connection after the end chu
 }
 
 @test "SIGKILL of the server while a request runs: answered SandboxExited naming the socket, the next request SandboxError, then session --server says why as when no server is there and exits 125" {
-	policy
-	start --pool 1
+	srv_session_policy
+	srv_start --pool 1
 	mkfifo "$TC_TMP/fifo"
 	"$TOOLCELL" session --server "$TC_TMP/s.sock" --allow-import time <"$TC_TMP/fifo" >"$TC_TMP/out.raw" 2>"$TC_TMP/out.err" &
 	PIDS+=($!)
