@@ -233,6 +233,78 @@ cg_value() {
 	awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$1"
 }
 
+# ---- toolcell serve (both guests' t-serve.sh): $sock is the server's
+# socket, $mark a word in the command lines of the test's own processes
+
+# serve_ask LINE: one request line to the server on $sock, its first answer
+# line in $TC_W/answer (each read waits 300 s at most)
+# shellcheck disable=SC2016,SC2154 # python's text; $sock is the test's
+serve_ask() {
+	printf '%s\n' "$1" | tc_python -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(300)
+s.connect(sys.argv[1])
+s.sendall(sys.stdin.buffer.read())
+buf = b""
+while not buf.endswith(b"\n"):
+    c = s.recv(1 << 20)
+    if not c:
+        break
+    buf += c
+sys.stdout.buffer.write(buf)' "$sock" >"$TC_W/answer"
+}
+
+# serve_request KIND SOURCE [LIMITS-JSON]: one request line (id 1); a call
+# gets {} as its args
+serve_request() {
+	tc_python -c 'import json, sys
+d = {"id": 1, "kind": sys.argv[1], "source": sys.argv[2]}
+if sys.argv[1] == "call":
+    d["args"] = {}
+if len(sys.argv) > 3:
+    d["limits"] = json.loads(sys.argv[3])
+print(json.dumps(d))' "$@"
+}
+
+# leaf_gone LEAF: "gone" once LEAF is no directory (within 30 s: an answer
+# goes out as soon as the tool has exited alone, before its leaf is removed)
+leaf_gone() {
+	i=0
+	while [ -d "$1" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -d "$1" ] && echo present || echo gone
+}
+
+# marked: the pids whose command line has $mark, at once (one grep over
+# /proc; a process per pid is seconds under emulation). The pattern has one
+# letter in brackets: grep's own command line does not match it.
+# shellcheck disable=SC2154 # $mark is the test's
+marked() {
+	grep -lsa "${mark%?}[${mark#"${mark%?}"}]" /proc/[0-9]*/cmdline | sed 's|^/proc/||; s|/cmdline$||'
+}
+
+# wait_marked: true once a process with the mark runs (within 120 s)
+wait_marked() {
+	i=0
+	while [ -z "$(marked)" ] && [ $i -lt 1200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$(marked)" ]
+}
+
+# wait_unmarked: until no process with the mark runs (30 s at most)
+wait_unmarked() {
+	i=0
+	while [ -n "$(marked)" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 tc_done() {
 	if [ "$tc_failures" -gt 0 ]; then
 		echo "$tc_failures check(s) failed"

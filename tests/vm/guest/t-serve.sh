@@ -25,37 +25,11 @@ p["limits"].update(memory="96M", pids=16)
 p["cgroup_parent"] = sys.argv[2]
 json.dump(p, open(sys.argv[3], "w"))' "${TOOLCELL%/*}/policies/default.json" "$TC_CGROUP_PARENT" "$pol"
 
-# ask LINE: one request line to the server, its answer in $TC_W/answer
-# shellcheck disable=SC2016 # python's text
-ask() {
-	printf '%s\n' "$1" | tc_python -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.sendall(sys.stdin.buffer.read())
-buf = b""
-while not buf.endswith(b"\n"):
-    c = s.recv(1 << 20)
-    if not c:
-        break
-    buf += c
-sys.stdout.buffer.write(buf)' "$sock" >"$TC_W/answer"
-}
-
-# request SOURCE [LIMITS-JSON]: an exec request line (id 1)
-request() {
-	tc_python -c 'import json, sys
-d = {"id": 1, "kind": "exec", "source": sys.argv[1]}
-if len(sys.argv) > 2:
-    d["limits"] = json.loads(sys.argv[2])
-print(json.dumps(d))' "$@"
-}
-
 # ready_one: true once the stats show one ready entry (within 240 s)
 ready_one() {
 	i=0
 	while [ $i -lt 480 ]; do
-		ask '{"id":0,"kind":"stats"}' && [ "$(jget "$TC_W/answer" pools.0.ready)" = 1 ] &&
+		serve_ask '{"id":0,"kind":"stats"}' && [ "$(jget "$TC_W/answer" pools.0.ready)" = 1 ] &&
 			return 0
 		sleep 0.5
 		i=$((i + 1))
@@ -69,17 +43,6 @@ start_server() {
 	server=$!
 	ready_one
 	assert_eq "$?" 0 "one entry ready"
-}
-
-# gone LEAF: "gone" once LEAF is no directory (within 30 s: an answer goes
-# out as soon as the tool has exited alone, before the leaf is removed)
-gone() {
-	i=0
-	while [ -d "$1" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -d "$1" ] && echo present || echo gone
 }
 
 # moved: true once the only leaf is an entry's second, toolcell-run-PID-1
@@ -103,14 +66,14 @@ served() {
 	moved
 	assert_eq "$?" 0 "$name: the ready entry in its call's leaf before the call ($(leaves | tr '\n' ' '))"
 	call_leaf=$(leaves)
-	ask "$(request "$@")"
+	serve_ask "$(serve_request exec "$@")"
 	cp "$TC_W/answer" "$TC_W/$name"
 	sed -n '1,20s/^/  answer| /p' "$TC_W/$name" | cut -c 1-400
 	leaf=$(jget "$TC_W/$name" record.isolation.cgroup)
 	assert_match "$leaf" "*${TC_CGROUP_PARENT#/sys/fs/cgroup}/toolcell-run-*-1" "$name: its leaf"
 	assert_eq "${leaf##*/}" "${call_leaf##*/}" "$name: the leaf the entry moved into"
 	at_answer=$([ -d "$call_leaf" ] && echo present || echo gone)
-	assert_eq "$(gone "$call_leaf")" gone "$name: its leaf after the answer"
+	assert_eq "$(leaf_gone "$call_leaf")" gone "$name: its leaf after the answer"
 	assert_key "$TC_W/$name" record.limits.memory.enforced_by cgroup2
 	assert_key "$TC_W/$name" record.limits.pids.enforced_by cgroup2
 	ready_one
@@ -170,28 +133,17 @@ assert_no_leaves
 # SIGKILL of the server during a call: no sandbox process is left, and the
 # leaves it could not remove go at the next run
 mark=tcvm-serve-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
-marked() {
-	grep -lsa "${mark%?}[${mark#"${mark%?}"}]" /proc/[0-9]*/cmdline | sed 's|^/proc/||; s|/cmdline$||'
-}
 start_server
-req=$(request "import subprocess, time
+req=$(serve_request exec "import subprocess, time
 subprocess.Popen(['/usr/bin/python3', '-c', 'import time; time.sleep(60)', '$mark'])
 time.sleep(60)")
-ask "$req" &
+serve_ask "$req" &
 client=$!
-i=0
-while [ -z "$(marked)" ] && [ $i -lt 1200 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_marked
 assert_ge "$(marked | wc -l)" 1 "the call's process with the mark runs"
 kill -KILL "$server"
 wait "$client"
-i=0
-while [ -n "$(marked)" ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_unmarked
 assert_eq "$(marked | tr '\n' ' ')" "" "processes with the mark after the server's SIGKILL"
 for l in $(leaves); do
 	assert_eq "$(awk '$1 == "populated" { print $2 }' "$l/cgroup.events")" 0 "$l: empty"

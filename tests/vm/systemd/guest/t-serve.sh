@@ -20,37 +20,8 @@ svc=/sys/fs/cgroup/toolcell.slice/toolcell.service
 sock=/run/toolcell/toolcell.sock
 site=/etc/toolcell/policies/default.json
 
-# ask LINE: send one request line to the server, the answer in $TC_W/answer
-# shellcheck disable=SC2016 # python's text
-ask() {
-	printf '%s\n' "$1" | timeout 300 /usr/bin/python3 -I -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-s.sendall(sys.stdin.buffer.read())
-buf = b""
-while not buf.endswith(b"\n"):
-    c = s.recv(1 << 20)
-    if not c:
-        break
-    buf += c
-sys.stdout.buffer.write(buf)' "$sock" >"$TC_W/answer"
-}
-
-# request KIND SOURCE [LIMITS-JSON]: one request line (id 1); a call gets {}
-# as its args
-request() {
-	/usr/bin/python3 -I -c 'import json, sys
-d = {"id": 1, "kind": sys.argv[1], "source": sys.argv[2]}
-if sys.argv[1] == "call":
-    d["args"] = {}
-if len(sys.argv) > 3:
-    d["limits"] = json.loads(sys.argv[3])
-print(json.dumps(d))' "$@"
-}
-
 stats() {
-	ask '{"id":0,"kind":"stats"}'
+	serve_ask '{"id":0,"kind":"stats"}'
 	cp "$TC_W/answer" "$TC_W/stats"
 }
 
@@ -60,17 +31,6 @@ leaves_now() {
 		[ -d "$l" ] && echo "$l"
 	done
 	return 0
-}
-
-# gone LEAF: "gone" once LEAF is no directory (within 30 s: an answer goes
-# out as soon as the tool has exited alone, before its leaf is removed)
-gone() {
-	i=0
-	while [ -d "$1" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -d "$1" ] && echo present || echo gone
 }
 
 # entries_alive: the server's entries once none is starting or ending
@@ -85,23 +45,6 @@ entries_alive() {
 	done
 	echo $(($(jget "$TC_W/stats" pools.0.starting) + $(jget "$TC_W/stats" pools.0.ready) + \
 		$(jget "$TC_W/stats" pools.0.busy) + $(jget "$TC_W/stats" pools.0.ending)))
-}
-
-# marked: the pids whose command line has the mark, at once (one grep over
-# /proc; a process per pid is seconds under emulation). The pattern has one
-# letter in brackets: grep's own command line does not match it.
-marked() {
-	grep -lsa "${mark%?}[${mark#"${mark%?}"}]" /proc/[0-9]*/cmdline | sed 's|^/proc/||; s|/cmdline$||'
-}
-
-# wait_marked: true once a process with the mark runs (within 120 s)
-wait_marked() {
-	i=0
-	while [ -z "$(marked)" ] && [ $i -lt 1200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -n "$(marked)" ]
 }
 
 # a site policy of 64M, so that a memory bomb is quick under emulation
@@ -147,7 +90,7 @@ while leaves_now | grep -qv -- '-1$' && [ $i -lt 600 ]; do
 	i=$((i + 1))
 done
 assert_eq "$(leaves_now | grep -v -- '-1$' | tr '\n' ' ')" "" "ready entries not in their call's leaf"
-ask "$(request exec 'print(6 * 7)')"
+serve_ask "$(serve_request exec 'print(6 * 7)')"
 assert_eq "$(jget "$TC_W/answer" stdout)" '42\n' "the call's stdout"
 assert_key "$TC_W/answer" exit_code 0
 cp "$TC_W/answer" "$TC_W/r1"
@@ -157,14 +100,14 @@ assert_key "$TC_W/r1" record.limits.pids.enforced_by cgroup2
 assert_key "$TC_W/r1" record.limits.memory.value 67108864
 leaf=$(jget "$TC_W/r1" record.isolation.cgroup)
 assert_match "$leaf" "$svc/toolcell-run-*" "the call's leaf"
-assert_eq "$(gone "$leaf")" gone "the call's leaf after the answer"
+assert_eq "$(leaf_gone "$leaf")" gone "the call's leaf after the answer"
 assert_match "$leaf" "$svc/toolcell-run-*-1" "the call's leaf, its entry's second"
 assert_le "$(jget "$TC_W/r1" record.memory_peak_bytes)" $((1024 * 1024)) \
 	"the call's memory_peak_bytes (1 MiB at most)"
 info "serve call: leaf $leaf, memory_peak_bytes $(jget "$TC_W/r1" record.memory_peak_bytes) (the call's own leaf)"
 
 # over the memory limit: memory_limit from memory.events, the peak reported
-ask "$(request exec "$MEMORY_BOMB")"
+serve_ask "$(serve_request exec "$MEMORY_BOMB")"
 cp "$TC_W/answer" "$TC_W/r2"
 assert_key "$TC_W/r2" record.status memory_limit
 assert_key "$TC_W/r2" record.status_inferred false
@@ -175,11 +118,11 @@ assert_ge "$(jget "$TC_W/r2" record.memory_peak_bytes)" $((64 * 1024 * 1024 * 9 
 assert_le "$(jget "$TC_W/r2" record.memory_peak_bytes)" $((64 * 1024 * 1024)) \
 	"memory_peak_bytes (at most 64M)"
 leaf=$(jget "$TC_W/r2" record.isolation.cgroup)
-assert_eq "$(gone "$leaf")" gone "the bomb's leaf after the answer"
+assert_eq "$(leaf_gone "$leaf")" gone "the bomb's leaf after the answer"
 info "serve memory bomb: memory_peak_bytes $(jget "$TC_W/r2" record.memory_peak_bytes), oom_kills $(jget "$TC_W/r2" record.oom_kills)"
 
 # limits.memory 32M under the site's 64M: the call's leaf's memory.max
-ask "$(request exec "$MEMORY_BOMB" '{"memory": "32M"}')"
+serve_ask "$(serve_request exec "$MEMORY_BOMB" '{"memory": "32M"}')"
 cp "$TC_W/answer" "$TC_W/r3"
 assert_key "$TC_W/r3" record.status memory_limit
 assert_key "$TC_W/r3" record.status_inferred false
@@ -196,7 +139,7 @@ sed 's/"memory": "256M"/"memory": "96M"/' /usr/share/toolcell/policies/default.j
 run systemctl reload toolcell.service
 assert_eq "$TC_RC" 0 "systemctl reload toolcell.service"
 i=0
-until ask "$(request exec 'print(1)')" && [ "$(jget "$TC_W/answer" record.limits.memory.value)" = 100663296 ] ||
+until serve_ask "$(serve_request exec 'print(1)')" && [ "$(jget "$TC_W/answer" record.limits.memory.value)" = 100663296 ] ||
 	[ $i -ge 60 ]; do
 	sleep 1
 	i=$((i + 1))
@@ -205,13 +148,13 @@ assert_key "$TC_W/answer" record.limits.memory.value 100663296
 
 # systemctl stop drains: the running call is answered, then nothing is left
 mark=tcvm-serve-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
-req=$(request call "import time, subprocess
+req=$(serve_request call "import time, subprocess
 def run(args):
     subprocess.Popen(['/usr/bin/python3', '-c', 'import time; time.sleep(60)', '$mark'])
     time.sleep(8)
     return 'drained'")
 # built first: the request's own builder has the mark in its command line
-ask "$req" &
+serve_ask "$req" &
 client=$!
 wait_marked
 assert_ge "$(marked | wc -l)" 1 "the call's process with the mark runs"
@@ -248,11 +191,11 @@ assert_eq "$(systemctl is-active toolcell.socket 2>&1)" active "toolcell.socket 
 run systemctl start toolcell.service
 assert_eq "$TC_RC" 0 "systemctl start toolcell.service again"
 mark=tcvm-serve-kill-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')
-req=$(request call "import time, subprocess
+req=$(serve_request call "import time, subprocess
 def run(args):
     subprocess.Popen(['/usr/bin/python3', '-c', 'import time; time.sleep(60)', '$mark'])
     time.sleep(60)")
-ask "$req" &
+serve_ask "$req" &
 client=$!
 wait_marked
 assert_ge "$(marked | wc -l)" 1 "the call's process with the mark runs"
@@ -260,11 +203,7 @@ old=$(systemctl show -p MainPID --value toolcell.service)
 run systemctl kill -s KILL --kill-whom=main toolcell.service
 assert_eq "$TC_RC" 0 "systemctl kill -s KILL --kill-whom=main"
 wait "$client"
-i=0
-while [ -n "$(marked)" ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_unmarked
 assert_eq "$(marked | tr '\n' ' ')" "" "processes with the mark after the server's SIGKILL"
 # Restart=on-failure: a new server, whose leaves are its entries' only
 i=0
@@ -274,7 +213,7 @@ while [ "$(systemctl show -p SubState --value toolcell.service)" != running ] &&
 done
 new=$(systemctl show -p MainPID --value toolcell.service)
 assert_eq "$([ "$new" != "$old" ] && [ "$new" != 0 ] && echo restarted)" restarted "a new server ($old -> $new)"
-ask "$(request exec 'print(7)')"
+serve_ask "$(serve_request exec 'print(7)')"
 assert_key "$TC_W/answer" record.status ok
 alive=$(entries_alive)
 assert_eq "$(leaves_now | wc -l)" "$alive" "one leaf per entry of the new server ($alive)"
