@@ -296,6 +296,16 @@ wait_marked() {
 	[ -n "$(marked)" ]
 }
 
+# serve_ask_marked LINE: serve_ask LINE in the background ($client), until
+# a process with the mark runs (checked)
+serve_ask_marked() {
+	serve_ask "$1" &
+	# shellcheck disable=SC2034 # the test waits for it
+	client=$!
+	wait_marked
+	assert_ge "$(marked | wc -l)" 1 "the call's process with the mark runs"
+}
+
 # wait_unmarked: until no process with the mark runs (30 s at most)
 wait_unmarked() {
 	i=0

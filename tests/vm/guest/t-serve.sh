@@ -137,10 +137,7 @@ start_server
 req=$(serve_request exec "import subprocess, time
 subprocess.Popen(['/usr/bin/python3', '-c', 'import time; time.sleep(60)', '$mark'])
 time.sleep(60)")
-serve_ask "$req" &
-client=$!
-wait_marked
-assert_ge "$(marked | wc -l)" 1 "the call's process with the mark runs"
+serve_ask_marked "$req"
 kill -KILL "$server"
 wait "$client"
 wait_unmarked

@@ -154,10 +154,7 @@ def run(args):
     time.sleep(8)
     return 'drained'")
 # built first: the request's own builder has the mark in its command line
-serve_ask "$req" &
-client=$!
-wait_marked
-assert_ge "$(marked | wc -l)" 1 "the call's process with the mark runs"
+serve_ask_marked "$req"
 draining=$(systemctl show -p MainPID --value toolcell.service)
 before=$(leaves_now | tr '\n' ' ')
 assert_ge "$(echo "$before" | wc -w)" 1 "leaves before the stop"
@@ -195,10 +192,7 @@ req=$(serve_request call "import time, subprocess
 def run(args):
     subprocess.Popen(['/usr/bin/python3', '-c', 'import time; time.sleep(60)', '$mark'])
     time.sleep(60)")
-serve_ask "$req" &
-client=$!
-wait_marked
-assert_ge "$(marked | wc -l)" 1 "the call's process with the mark runs"
+serve_ask_marked "$req"
 old=$(systemctl show -p MainPID --value toolcell.service)
 run systemctl kill -s KILL --kill-whom=main toolcell.service
 assert_eq "$TC_RC" 0 "systemctl kill -s KILL --kill-whom=main"
