@@ -43,6 +43,13 @@ static int connect_to(const char *path, struct tc_error *err)
 	} else {
 		errno = ENAMETOOLONG;
 	}
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		return tc_error_set(
+			err, TC_STAGE_SERVE, errno,
+			"cannot connect to the server at %s: %s (the socket's owner, group "
+			"and mode do not let this caller in: ask for its group, or leave "
+			"out --server for a session of its own)",
+			path, strerror(errno));
 	if (fd < 0)
 		return tc_error_set(err, TC_STAGE_SERVE, errno,
 				    "cannot connect to the server at %s: %s (is 'toolcell serve' "

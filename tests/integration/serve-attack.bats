@@ -244,16 +244,32 @@ restart() {
 		timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/l1" >"$TC_TMP/out"
 	[ "$(answer 1 stdout)" = ran ]
 	[ "$(answer 1 record.caller_uid)" = 65534 ]
-	# a listed supplementary group lets nobody in too (SO_PEERGROUPS), as it
-	# passes the socket's 0660; without the group, the same caller is refused
+	# with a socket anyone may open (0666), a caller without a listed uid or
+	# group is refused by the server
 	restart '"serve": {"allow_uids": [0], "allow_gids": [4243]}'
 	run -0 refused setpriv --reuid=nobody --regid=nogroup --clear-groups
 	[ "$output" = "$no" ]
+	# the socket as the package's (0660, its group the one allowed): a
+	# caller whose only way in is a supplementary group (not its uid, not
+	# its primary group) passes the mode and serve.allow_gids (SO_PEERGROUPS)
+	chgrp 4243 "$SOCK"
+	chmod 660 "$SOCK"
+	[ "$(stat -c '%a %u %g' "$SOCK")" = "660 0 4243" ]
 	rm -f "$TC_TMP/out"
-	setpriv --reuid=nobody --regid=nogroup --groups=4242,4243 \
-		timeout 120 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/l1" >"$TC_TMP/out"
+	setpriv --reuid=nobody --regid=nogroup --groups=4243 \
+		timeout 120 "$PY" -I "$CLIENT" "$SOCK" <"$TC_TMP/l1" >"$TC_TMP/out"
 	[ "$(answer 1 stdout)" = ran ]
 	[ "$(answer 1 record.caller_uid)" = 65534 ]
+	# without the group the kernel refuses the connect itself: toolcell
+	# says so (the client alone, where nobody can run it)
+	cp "$TOOLCELL" "$TC_TMP/toolcell"
+	chmod 755 "$TC_TMP/toolcell"
+	run -125 --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$TC_TMP/toolcell" session --server "$SOCK" </dev/null
+	[ "$stderr" = "toolcell: cannot connect to the server at $SOCK: Permission denied (the socket's owner, group and mode do not let this caller in: ask for its group, or leave out --server for a session of its own)" ]
+	[ -z "$output" ]
+	# and the server saw none of it: one call, nobody's
+	[ "$(srv_stat calls.ok)" = 1 ]
 }
 
 # ---------------------------------------------------------------- load
