@@ -194,6 +194,12 @@ static char *ask(const char *socket_path, const char *line)
 	_cleanup_close_ int fd = connect_to(socket_path);
 	char *answer;
 
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+		tc_diag("cannot connect to the server at %s: %s (the socket's owner, group and mode "
+			"do not let this caller in: ask for its group)",
+			socket_path, strerror(errno));
+		return NULL;
+	}
 	if (fd < 0) {
 		tc_diag("cannot connect to the server at %s: %s (is 'toolcell serve' running?)",
 			socket_path, strerror(errno));

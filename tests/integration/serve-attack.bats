@@ -268,6 +268,10 @@ restart() {
 		"$TC_TMP/toolcell" session --server "$SOCK" </dev/null
 	[ "$stderr" = "toolcell: cannot connect to the server at $SOCK: Permission denied (the socket's owner, group and mode do not let this caller in: ask for its group, or leave out --server for a session of its own)" ]
 	[ -z "$output" ]
+	run -125 --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$TC_TMP/toolcell" call --server "$SOCK" "$TC_TMP/ran.py" <<<'{}'
+	[ "$stderr" = "toolcell: cannot connect to the server at $SOCK: Permission denied (the socket's owner, group and mode do not let this caller in: ask for its group)" ]
+	[ -z "$output" ]
 	# and the server saw none of it: one call, nobody's
 	[ "$(srv_stat calls.ok)" = 1 ]
 }
