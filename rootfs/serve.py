@@ -35,6 +35,7 @@ exit is quick: threads joined, atexit handlers run and stdio flushed as a
 normal exit does, then os._exit (module teardown would cost ~10 ms).
 """
 
+import _signal
 import gc
 import os
 import sys
@@ -48,6 +49,8 @@ HARNESS = "/usr/lib/toolcell/harness.pyc"
 SESSION = "/usr/lib/toolcell/session.pyc"
 RE_CACHE = "/usr/lib/toolcell/serve-re.marshal"
 HEAD = 24
+_GO = (_signal.SIGURG,)  # toolcell's go at the end (_quick_exit)
+GO_WAIT = 0.001  # s: without it (the output is held elsewhere) the exit comes anyway
 
 
 def _load_harness():
@@ -279,7 +282,12 @@ def _exit_code(e):
 def _quick_exit(code):
     """What a normal interpreter exit does that a tool can see (non-daemon
     threads joined, atexit handlers run, stdio flushed), then _exit: the
-    module teardown after it costs ~10 ms and the sandbox ends anyway."""
+    module teardown after it costs ~10 ms and the sandbox ends anyway.
+    Before the _exit, stdout and stderr are closed and toolcell's go
+    awaited (SIGURG, at most GO_WAIT s): at their EOF toolcell reads what
+    it needs of this process while it still has its memory, then watches
+    it exit, and answers before the kernel has freed that memory (toolcell
+    trusts none of this: HACKING.md, "serve", the quick end)."""
     threading = sys.modules.get("threading")
     try:
         if threading is not None:
@@ -294,6 +302,13 @@ def _quick_exit(code):
             f.flush()
         except BaseException:
             code = code or 120  # as Py_FinalizeEx does for a failed flush
+    try:
+        _signal.pthread_sigmask(_signal.SIG_BLOCK, _GO)
+        os.close(1)
+        os.close(2)
+        _signal.sigtimedwait(_GO, GO_WAIT)
+    except BaseException:
+        pass
     os._exit(code)
 
 

@@ -50,6 +50,8 @@ void tc_sandbox_prepare_call(struct tc_sandbox *sb)
 		early_base(sb);
 		return;
 	}
+	/* the quick end needs it (supervise.h) */
+	(void)tc_supervise_find_tool(s);
 	if (sb->call_leaf)
 		return;
 	sb->call_leaf = true;

@@ -428,7 +428,8 @@ static int supervisor_new(struct tc_sandbox *r, struct tc_error *err)
 	s->cgroup = r->cg.leaf_fd >= 0 ? &r->cg : NULL;
 	s->listener = -1;
 	s->workspace_fd = -1;
-	s->tool_dir = s->sched_fd[0] = s->sched_fd[1] = -1;
+	for (int i = 0; i < TC_TOOL_FD__N; i++)
+		s->tool_fd[i] = -1;
 	s->denied_nr = -1;
 	s->start_ns = r->t_cloned;
 	s->warm = r->spec->warm;

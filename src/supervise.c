@@ -74,16 +74,11 @@ struct proc_stat {
 	uint64_t rss, threads, user, sys, cuser, csys;
 };
 
-static int stat_of(pid_t pid, struct proc_stat *st)
+static int parse_stat(const char *buf, struct proc_stat *st)
 {
-	char path[64], buf[1024];
-	char *p;
+	const char *p = strrchr(buf, ')');
 	int field = 3;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (read_small(path, buf, sizeof(buf)) < 0)
-		return -ESRCH;
-	p = strrchr(buf, ')');
 	if (!p)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
@@ -104,6 +99,16 @@ static int stat_of(pid_t pid, struct proc_stat *st)
 			p++;
 	}
 	return -EINVAL;
+}
+
+static int stat_of(pid_t pid, struct proc_stat *st)
+{
+	char path[64], buf[1024];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_small(path, buf, sizeof(buf)) < 0)
+		return -ESRCH;
+	return parse_stat(buf, st);
 }
 
 /* append the children of one task (pid's thread tid) to list */
@@ -193,10 +198,9 @@ static uint64_t run_ns(pid_t pid, uint64_t threads)
  * live threads hold all of it, split as the ticks are (all user when no
  * tick was counted, as the kernel's own rusage does); reaped children
  * count in ticks, the only unit the kernel keeps them in. */
-static void add_cpu(pid_t pid, const struct proc_stat *st, uint64_t tick_ns, uint64_t ns[2])
+static void add_cpu_run(const struct proc_stat *st, uint64_t run, uint64_t tick_ns, uint64_t ns[2])
 {
 	uint64_t u = st->user * tick_ns, s = st->sys * tick_ns;
-	uint64_t run = run_ns(pid, st->threads);
 
 	if (run > u + s) {
 		u = st->user + st->sys
@@ -206,6 +210,22 @@ static void add_cpu(pid_t pid, const struct proc_stat *st, uint64_t tick_ns, uin
 	}
 	ns[0] += u + st->cuser * tick_ns;
 	ns[1] += s + st->csys * tick_ns;
+}
+
+static void add_cpu(pid_t pid, const struct proc_stat *st, uint64_t tick_ns, uint64_t ns[2])
+{
+	add_cpu_run(st, run_ns(pid, st->threads), tick_ns, ns);
+}
+
+int tc_supervise_add_cpu(const char *stat, uint64_t run, uint64_t ns[2])
+{
+	struct proc_stat st;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0 || parse_stat(stat, &st) < 0)
+		return -EINVAL;
+	add_cpu_run(&st, run, 1000000000u / (uint64_t)hz, ns);
+	return 0;
 }
 
 /* Walk the processes below the init at pid; with cpu (ns, user and system,
@@ -498,6 +518,7 @@ void tc_supervise_begin(struct tc_supervisor *s)
 	s->deadline_ns = s->start_ns + s->wall_ms * 1000000ull;
 	s->next_sample_ns = s->start_ns + s->sample_ms * 1000000ull;
 	s->wake_ns = s->start_ns; /* the next turn sees the new clock */
+	s->begun = true;
 }
 
 /* the streams' part of a turn */
@@ -532,6 +553,10 @@ bool tc_supervise_turn(struct tc_supervisor *s)
 		tc_supervise_kill(s, TC_KILL_OUTPUT);
 	if (s->init_exited && tc_stream_done(&s->out) && tc_stream_done(&s->err))
 		return s->done = true;
+	/* a served call's tool closed its output: it may be exiting */
+	if (s->early_end && s->begun && !s->end_seen && s->tool_pid && !s->tool_status_known &&
+	    s->reason == TC_KILL_NONE && tc_stream_done(&s->out) && tc_stream_done(&s->err))
+		tc_supervise_quick_end(s);
 	/* nothing of the tool's is left and nothing ended it: the init's exit
 	 * (the namespaces' teardown) can add nothing to the outcome */
 	if (s->early_end && s->tool_alone && s->reason == TC_KILL_NONE && tc_stream_done(&s->out) &&

@@ -19,6 +19,18 @@
 #include "relay.h"
 #include "seccomp.h"
 
+/* a warm sandbox's tool's files (struct tc_supervisor's tool_fd) */
+enum {
+	TC_TOOL_FD_DIR, /* /proc/TOOL */
+	TC_TOOL_FD_STAT,
+	TC_TOOL_FD_STATUS,
+	TC_TOOL_FD_SCHED,
+	TC_TOOL_FD_PIDFD,
+	TC_TOOL_FD_INIT_STAT,
+	TC_TOOL_FD_INIT_SCHED,
+	TC_TOOL_FD__N
+};
+
 struct tc_supervisor {
 	/* inputs */
 	pid_t pid; /* the sandbox's init, as seen from the host */
@@ -84,10 +96,13 @@ struct tc_supervisor {
 	bool done;		       /* the run is over: nothing more to poll */
 	uint64_t stages[TC_MARK__MAX]; /* TC_MSG_STAGES, when --verbose */
 	/* a warm sandbox's tool, once found (supervise-tool.c): its pid as
-	 * the host sees it, its /proc directory, the init's and its
-	 * schedstat; -1 until then */
+	 * the host sees it, its /proc files and pidfd, the init's /proc
+	 * files (TC_TOOL_FD_*, -1 until then), the init's peak RSS */
 	pid_t tool_pid;
-	int tool_dir, sched_fd[2];
+	int tool_fd[TC_TOOL_FD__N];
+	uint64_t init_hwm_kib;
+	bool begun;    /* a warm sandbox's call began (tc_supervise_begin) */
+	bool end_seen; /* the quick end was tried (tc_supervise_quick_end) */
 };
 
 /* The supervisor as events, so that one poll loop can drive many sandboxes:
@@ -132,6 +147,18 @@ int tc_supervise_cpu(pid_t pid, uint64_t ret_ms[2]);
 int tc_supervise_find_tool(struct tc_supervisor *s);
 int tc_supervise_idle_mark(const struct tc_supervisor *s, uint64_t ret_ns[2]);
 void tc_supervise_tool_release(struct tc_supervisor *s);
+
+/* The tool's stdout and stderr reached EOF while the init has not reported
+ * its exit: try the quick end (HACKING.md, "serve"). When it holds, the
+ * tool's status, CPU and peak are the kernel's as read while it exits, and
+ * tool_alone is set (the run can end early); else nothing changes and the
+ * init's report ends the run as before. */
+void tc_supervise_quick_end(struct tc_supervisor *s);
+
+/* Add to ns (user, system) the CPU of the process whose /proc/PID/stat
+ * text is stat and whose threads ran run ns, as tc_supervise_cpu counts
+ * it. 0 or -EINVAL. */
+int tc_supervise_add_cpu(const char *stat, uint64_t run, uint64_t ns[2]);
 
 /* A /proc file's text, read anew from offset 0 into buf (NUL-terminated):
  * its length, or -errno. */

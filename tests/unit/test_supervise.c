@@ -9,7 +9,9 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "supervise.h"
 
@@ -100,6 +102,54 @@ static void test_without_early_end_waits(void **state)
 	assert_false(s.ended_early);
 }
 
+/* A /proc/PID/stat text whose comm (the tool's to set, up to 15 bytes) holds
+ * ") R" and numbers: the fields count from the last ')'. */
+static const char hostile_stat[] =
+	"42 (x) 1 2 3 4 5) S 7 42 42 0 -1 4194560 1216 0 2 0 150 30 4 1 20 0 1 0 99 0 0 "
+	"18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 768\n";
+
+static void test_stat_fields_count_from_the_last_paren(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(tc_supervise_stat_field(hostile_stat, 4, &v), 0);
+	assert_int_equal(v, 7); /* ppid */
+	assert_int_equal(tc_supervise_stat_field(hostile_stat, 9, &v), 0);
+	assert_int_equal(v, 4194560); /* flags */
+	assert_int_equal(tc_supervise_stat_field(hostile_stat, 10, &v), 0);
+	assert_int_equal(v, 1216); /* minflt */
+	assert_int_equal(tc_supervise_stat_field(hostile_stat, 12, &v), 0);
+	assert_int_equal(v, 2); /* majflt */
+	assert_int_equal(tc_supervise_stat_field(hostile_stat, 20, &v), 0);
+	assert_int_equal(v, 1); /* num_threads */
+	assert_int_equal(tc_supervise_stat_field(hostile_stat, 23, &v), 0);
+	assert_int_equal(v, 0); /* vsize */
+	assert_int_equal(tc_supervise_stat_field(hostile_stat, 52, &v), 0);
+	assert_int_equal(v, 768); /* exit_code */
+	assert_int_equal(tc_supervise_stat_field(hostile_stat, 53, &v), -EINVAL);
+	assert_int_equal(tc_supervise_stat_field("no paren 1 2 3", 4, &v), -EINVAL);
+	assert_int_equal(tc_supervise_stat_field("1 (a) S", 4, &v), -EINVAL);
+}
+
+/* ticks 150 user, 30 system, 4 and 1 of reaped children: an exact run time
+ * above the ticks' is split as they split it; below, the ticks stand */
+static void test_add_cpu_splits_the_exact_run_time(void **state)
+{
+	uint64_t tick = 1000000000u / (uint64_t)sysconf(_SC_CLK_TCK), ns[2] = { 0, 0 };
+	uint64_t run = 181 * tick;
+
+	(void)state;
+	assert_int_equal(tc_supervise_add_cpu(hostile_stat, run, ns), 0);
+	assert_int_equal(ns[0] + ns[1], run + 5 * tick);
+	assert_int_equal(ns[0], run * 150 / 180 + 4 * tick);
+	ns[0] = ns[1] = 0;
+	assert_int_equal(tc_supervise_add_cpu(hostile_stat, 0, ns), 0);
+	assert_int_equal(ns[0], 154 * tick);
+	assert_int_equal(ns[1], 31 * tick);
+	assert_int_equal(tc_supervise_add_cpu("garbage", 0, ns), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -108,6 +158,8 @@ int main(void)
 		cmocka_unit_test(test_output_pending_waits),
 		cmocka_unit_test(test_a_kill_of_ours_waits),
 		cmocka_unit_test(test_without_early_end_waits),
+		cmocka_unit_test(test_stat_fields_count_from_the_last_paren),
+		cmocka_unit_test(test_add_cpu_splits_the_exact_run_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
