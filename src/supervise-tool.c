@@ -224,7 +224,21 @@ static bool exited(const struct tool_stat *t)
 	return (t->flags & PF_EXITING) && t->vsize == 0 && t->threads == 1;
 }
 
-/* The sandbox's CPU now (ns: user, system), the init and the tool. */
+/* Whether the process of this stat text has reaped no process (cminflt
+ * and cmajflt 0: a child that ran faulted, at its exec at the latest). A
+ * reaped child's peak is kept only for its parent's rusage (cmaxrss),
+ * which no /proc file shows, and its CPU only in whole clock ticks. */
+static bool reaped_none(const char *stat)
+{
+	uint64_t c[2];
+
+	return tc_supervise_stat_field(stat, 11, &c[0]) == 0 &&
+	       tc_supervise_stat_field(stat, 13, &c[1]) == 0 && c[0] == 0 && c[1] == 0;
+}
+
+/* The sandbox's CPU now (ns: user, system), the init and the tool;
+ * -EBUSY when either has reaped a process (the init: an orphan of the
+ * tool's) */
 static int cpu_now(const struct tc_supervisor *s, const struct tool_stat *t, uint64_t ns[2])
 {
 	char init_stat[1024];
@@ -232,9 +246,11 @@ static int cpu_now(const struct tc_supervisor *s, const struct tool_stat *t, uin
 
 	ns[0] = ns[1] = 0;
 	if (tc_supervise_idle_mark(s, run) < 0 ||
-	    tc_supervise_pread(s->tool_fd[TC_TOOL_FD_INIT_STAT], init_stat, sizeof(init_stat)) <
-		    0 ||
-	    tc_supervise_add_cpu(init_stat, run[0], ns) < 0 ||
+	    tc_supervise_pread(s->tool_fd[TC_TOOL_FD_INIT_STAT], init_stat, sizeof(init_stat)) < 0)
+		return -EIO;
+	if (!reaped_none(init_stat) || !reaped_none(t->text))
+		return -EBUSY;
+	if (tc_supervise_add_cpu(init_stat, run[0], ns) < 0 ||
 	    tc_supervise_add_cpu(t->text, run[1], ns) < 0)
 		return -EIO;
 	return 0;
