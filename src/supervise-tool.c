@@ -236,9 +236,22 @@ static bool reaped_none(const char *stat)
 	       tc_supervise_stat_field(stat, 13, &c[1]) == 0 && c[0] == 0 && c[1] == 0;
 }
 
+/* Whether the tool's stat counts more CPU than its one thread's run time
+ * (ns): a thread of it that ended, whose CPU the kernel keeps for the
+ * process in whole clock ticks only (each figure cut: up to two short) */
+static bool dead_threads(const char *stat, uint64_t run)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t u, s;
+
+	return hz <= 0 || tc_supervise_stat_field(stat, 14, &u) < 0 ||
+	       tc_supervise_stat_field(stat, 15, &s) < 0 ||
+	       (u + s) * (1000000000u / (uint64_t)hz) > run;
+}
+
 /* The sandbox's CPU now (ns: user, system), the init and the tool;
  * -EBUSY when either has reaped a process (the init: an orphan of the
- * tool's) */
+ * tool's) or a thread of the tool's ended with CPU beyond a tick's cut */
 static int cpu_now(const struct tc_supervisor *s, const struct tool_stat *t, uint64_t ns[2])
 {
 	char init_stat[1024];
@@ -248,7 +261,7 @@ static int cpu_now(const struct tc_supervisor *s, const struct tool_stat *t, uin
 	if (tc_supervise_idle_mark(s, run) < 0 ||
 	    tc_supervise_pread(s->tool_fd[TC_TOOL_FD_INIT_STAT], init_stat, sizeof(init_stat)) < 0)
 		return -EIO;
-	if (!reaped_none(init_stat) || !reaped_none(t->text))
+	if (!reaped_none(init_stat) || !reaped_none(t->text) || dead_threads(t->text, run[1]))
 		return -EBUSY;
 	if (tc_supervise_add_cpu(init_stat, run[0], ns) < 0 ||
 	    tc_supervise_add_cpu(t->text, run[1], ns) < 0)
