@@ -16,6 +16,7 @@
 
 #include "caps.h"
 #include "serve-internal.h"
+#include "supervise.h"
 #include "util.h"
 
 /* Whether we may set a priority back (CAP_SYS_NICE). */
@@ -47,19 +48,15 @@ static void children_of(pid_t pid, pid_t *pids, size_t n)
 /* pid's parent, as /proc says now (0: gone or unreadable). */
 static pid_t parent_of(pid_t pid)
 {
-	char path[64], buf[512], *close_paren;
+	char path[64], buf[1024];
 	_cleanup_close_ int fd = -1;
-	ssize_t len;
-	long ppid = 0;
+	uint64_t ppid;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	len = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-	buf[len > 0 ? len : 0] = '\0';
-	/* "pid (comm) state ppid ...": comm may hold anything but the last ')' */
-	close_paren = strrchr(buf, ')');
-	if (close_paren && sscanf(close_paren + 1, " %*c %ld", &ppid) != 1)
-		ppid = 0;
+	if (tc_supervise_pread(fd, buf, sizeof(buf)) < 0 ||
+	    tc_supervise_stat_field(buf, 4, &ppid) < 0)
+		return 0;
 	return (pid_t)ppid;
 }
 

@@ -76,29 +76,15 @@ struct proc_stat {
 
 static int parse_stat(const char *buf, struct proc_stat *st)
 {
-	const char *p = strrchr(buf, ')');
-	int field = 3;
+	/* utime, stime, cutime, cstime, num_threads, rss (proc(5)) */
+	static const int field[] = { 14, 15, 16, 17, 20, 24 };
+	uint64_t *to[] = { &st->user, &st->sys, &st->cuser, &st->csys, &st->threads, &st->rss };
 
-	if (!p)
-		return -EINVAL;
-	memset(st, 0, sizeof(*st));
-	for (p++; *p; field++) {
-		while (*p == ' ')
-			p++;
-		if (field >= 14 && field <= 17) { /* utime, stime, cutime, cstime */
-			uint64_t *to[] = { &st->user, &st->sys, &st->cuser, &st->csys };
-			*to[field - 14] = strtoull(p, NULL, 10);
-		}
-		if (field == 20)
-			st->threads = strtoull(p, NULL, 10);
-		if (field == 24) {
-			st->rss = strtoull(p, NULL, 10) * (uint64_t)sysconf(_SC_PAGESIZE);
-			return 0;
-		}
-		while (*p && *p != ' ')
-			p++;
-	}
-	return -EINVAL;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(field); i++)
+		if (tc_supervise_stat_field(buf, field[i], to[i]) < 0)
+			return -EINVAL;
+	st->rss *= (uint64_t)sysconf(_SC_PAGESIZE);
+	return 0;
 }
 
 static int stat_of(pid_t pid, struct proc_stat *st)
