@@ -3,7 +3,7 @@
 # done, from its warm leaf into its call's own leaf (the warm one removed),
 # so the call's limits and figures leave the warm-up out: a call that
 # allocates nothing reports a memory.peak well below what the warm-up took
-# (1 MiB at most, the warm-up 4.6 to 6.7 MiB); a call's
+# (3 MiB at most, the warm-up 4.6 to 6.7 MiB); a call's
 # own limits.memory, lower than the policy's, is the new leaf's memory.max
 # (the bomb ends memory_limit by the kernel's OOM killer, at that limit); the
 # policy's pids limit holds in the new leaf; no leaf is left after a call
@@ -89,8 +89,9 @@ assert_eq "$(jget "$TC_W/idle" stdout)" '42\n' "idle: stdout"
 assert_key "$TC_W/idle" record.status ok
 idle_peak=$(jget "$TC_W/idle" record.memory_peak_bytes)
 # the warm-up's own is 4.6 to 6.7 MiB (the interpreter, the harness, the
-# default preimports), which a call's peak would include without the move
-assert_le "$idle_peak" $((1 * mib)) "idle: memory_peak_bytes (1 MiB at most)"
+# default preimports), which a call's peak would include without the move;
+# 3 MiB, not 1: the Debian guest once saw 2.25 MiB (systemd/guest/t-serve.sh)
+assert_le "$idle_peak" $((3 * mib)) "idle: memory_peak_bytes (3 MiB at most)"
 assert_match "$(jget "$TC_W/idle" record.unknown.warm_up)" \
 	"memory_peak_bytes, oom_kills, pids_peak and the CPU figures are the call's own cgroup leaf's*" \
 	"idle: unknown.warm_up"

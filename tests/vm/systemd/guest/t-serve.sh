@@ -102,8 +102,12 @@ leaf=$(jget "$TC_W/r1" record.isolation.cgroup)
 assert_match "$leaf" "$svc/toolcell-run-*" "the call's leaf"
 assert_eq "$(leaf_gone "$leaf")" gone "the call's leaf after the answer"
 assert_match "$leaf" "$svc/toolcell-run-*-1" "the call's leaf, its entry's second"
-assert_le "$(jget "$TC_W/r1" record.memory_peak_bytes)" $((1024 * 1024)) \
-	"the call's memory_peak_bytes (1 MiB at most)"
+# 3 MiB, below the warm-up's 4.6 MiB that a peak without the move would
+# include: 0.25 to 0.3 MiB measured, but 2.25 MiB once in CI (the first
+# exec call after boot; not explained: file pages a call is first to read
+# are charged to its leaf)
+assert_le "$(jget "$TC_W/r1" record.memory_peak_bytes)" $((3 * 1024 * 1024)) \
+	"the call's memory_peak_bytes (3 MiB at most)"
 info "serve call: leaf $leaf, memory_peak_bytes $(jget "$TC_W/r1" record.memory_peak_bytes) (the call's own leaf)"
 
 # over the memory limit: memory_limit from memory.events, the peak reported
