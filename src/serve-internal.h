@@ -164,6 +164,10 @@ void tc_serve_session_end(struct server *s, struct call *c, const struct tc_outc
 void tc_serve_session_drain(struct server *s);
 void tc_serve_session_stats(const struct server *s, struct cJSON *doc);
 
+/* serve-runner.c: the child spawn forks for an entry, with the ends of
+ * its four pipes (its stdin, stdout, stderr and outcome); never returns */
+_Noreturn void tc_serve_runner_main(const struct server *s, pid_t server, const int fds[4]);
+
 /* serve-prio.c */
 #define TC_SERVE_WARM_NICE 19	    /* a warming entry's: the running calls' CPU comes first */
 bool tc_serve_prio_can_lower(void); /* may a warming entry go low (and back)? */

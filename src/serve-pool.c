@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,106 +36,6 @@
  * fork of a new runner would otherwise sit on the call's path (a longer
  * call gets its refill then; a call waiting for an entry gets it at once) */
 #define REFILL_DEFER_MS 20
-
-/* ---- the runner: our child that runs one sandbox ---- */
-
-/* The sandbox's loop, as tc_sandbox_supervise, but the call begins (its
- * clock, its CPU figures, the init's backstop, the samples) when its frame
- * arrives on our stdin: until then the entry is idle, and costs no wake-up. */
-static void runner_supervise(struct tc_sandbox *sb)
-{
-	struct pollfd p[TC_SANDBOX_POLLFDS + 1];
-	bool begun = false;
-
-	for (bool over = false; !over;) {
-		tc_sandbox_pollfds(sb, p);
-		p[TC_SANDBOX_POLLFDS] = (struct pollfd){ .fd = begun ? -1 : 0, .events = POLLIN };
-		if (poll(p, TC_ARRAY_SIZE(p), tc_poll_timeout(tc_sandbox_deadline(sb))) < 0 &&
-		    errno != EINTR)
-			return; /* finish kills it and says why */
-		/* before the frame is relayed: the call starts now, under the
-		 * limits the server sent ahead of it */
-		if (!begun && p[TC_SANDBOX_POLLFDS].revents) {
-			struct serve_begin b = { 0 };
-			bool whole = tc_read_full(0, &b, sizeof(b)) == (ssize_t)sizeof(b);
-
-			if (whole && b.prepare) { /* ready, idle: the leaf, the CPU base */
-				tc_sandbox_prepare_call(sb);
-				continue; /* poll reports the rest again */
-			}
-			begun = true;
-			if (whole)
-				tc_sandbox_call_limits(sb, b.memory, b.pids);
-			/* a session's answers are many: its caller caps each one */
-			if (b.uncapped)
-				tc_sandbox_uncap_output(sb);
-			/* it fails only when the init is gone: the run ends anyway */
-			(void)tc_sandbox_begin(sb, NULL, 0);
-		}
-		over = tc_sandbox_on_events(sb, p);
-	}
-}
-
-_Noreturn static void runner_main(const struct server *s, pid_t server, const int fds[4])
-{
-	const struct tc_serve_policy *sp = &s->setup->policy;
-	static const char *const defaults[] = { "json", "re", "math", "datetime", "collections" };
-	char imports[TC_SERVE_IMPORTS_MAX * 65] = "";
-	char *argv[] = { "python3", "-I", (char *)s->setup->harness, imports, NULL };
-	struct tc_sandbox_spec spec = { .cfg = &s->entry_cfg,
-					.argv = argv,
-					.cwd = "/",
-					.io = TC_IO_RELAY,
-					.warm = true,
-					.early_end = true };
-	struct tc_sandbox_result res = { 0 };
-	struct tc_sandbox *sb = NULL;
-	struct tc_error e = { 0 };
-	struct wire_outcome *w = malloc(sizeof(*w));
-	char *wire = malloc(sizeof(*w));
-	struct tc_outcome o;
-
-	/* the server's death (even by SIGKILL) ends the runner, and so the sandbox */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != server || !w)
-		_exit(1);
-	for (int i = 0; i < 4; i++)
-		if (dup2(fds[i], i) < 0)
-			_exit(1);
-	/* nothing of the server's (its socket, its callers) stays open here */
-	close_range(4, ~0U, 0);
-	for (size_t i = 0; i < (sp->has_preimport ? sp->n_preimport : TC_ARRAY_SIZE(defaults));
-	     i++) {
-		size_t n = strlen(imports);
-		snprintf(imports + n, sizeof(imports) - n, "%s%s", n ? "," : "",
-			 sp->has_preimport ? sp->preimport[i] : defaults[i]);
-	}
-	tc_outcome_init(&o);
-	/* the server sets our priority (which the sandbox's processes inherit)
-	 * before this byte: set by us, it could come after a waiting call's
-	 * tc_serve_prio_hurry had set it back */
-	if (tc_read_full(0, &(char){ 0 }, 1) != 1)
-		_exit(1);
-	if (tc_sandbox_start(&spec, &sb, &e) < 0) {
-		o.status = TC_STATUS_SANDBOX_ERROR;
-		o.err = e;
-	} else {
-		runner_supervise(sb);
-		tc_sandbox_finish(sb, &o, &res, &e);
-	}
-	tc_serve_wire_pack(&o, res.exec_errno, w);
-	/* the answer goes now; the sandbox's teardown follows, off its path */
-	if (wire)
-		(void)tc_write_all(3, wire, tc_serve_wire_encode(w, wire));
-	close_range(0, 3, 0);
-	/* the teardown (done by the init's exit, the last process of the
-	 * namespaces) yields to the calls that run; raising a nice value
-	 * needs no privilege */
-	if (sb)
-		setpriority(PRIO_PROCESS, (id_t)tc_sandbox_pid(sb), TC_SERVE_WARM_NICE);
-	setpriority(PRIO_PROCESS, 0, TC_SERVE_WARM_NICE);
-	tc_sandbox_release(&sb);
-	_exit(0);
-}
 
 static void entry_free(struct entry *e)
 {
@@ -174,7 +73,7 @@ static int spawn(struct server *s, uid_t uid)
 	pid = fork();
 	if (pid == 0) {
 		int fds[4] = { p[0][0], p[1][1], p[2][1], p[3][1] };
-		runner_main(s, self, fds);
+		tc_serve_runner_main(s, self, fds);
 	}
 	if (pid < 0)
 		goto fail;
