@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <linux/keyctl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -218,6 +219,29 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 		tc_msg_send(a->sync_fd, &m, -1);
 	}
 	_exit(r == ENOENT || r == ENOTDIR ? 127 : 126);
+}
+
+static int tool_entry(void *arg)
+{
+	tool_main(arg);
+}
+
+/* The tool's process, without a copy of our memory: it runs in ours, on
+ * a stack of its own, until its execve (or _exit), and we wait for that
+ * (CLONE_VFORK), so no page table is copied, no page is copied on write by
+ * either side, and its execve has no copy to tear down. tool_main writes
+ * nothing of ours but on that stack (errno aside: no TLS of its own, and
+ * we read errno only when the clone failed); its rlimits, credentials,
+ * descriptors, signal mask, Landlock domain and filter are its own, as
+ * CLONE_VM shares none of them. glibc's clone, not fork: no atfork handlers
+ * run. Under ASan a plain raw fork (its shadow memory is not for two). */
+static pid_t start_tool(struct tc_child_args *a)
+{
+	static char stack[128 * 1024] __attribute__((aligned(16)));
+
+	if (TC_ASAN)
+		return (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, NULL);
+	return clone(tool_entry, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | SIGCHLD, a);
 }
 
 /* Hold nothing of the caller's: no fds but the sync socket, toolcell's
@@ -445,9 +469,10 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	 * checks above ran is surely seen now: no tool for nobody */
 	die_with_parent(a);
 
-	/* A raw fork, so no atfork handlers run: the tool's branch is step 6
-	 * (tool_main), this process goes on as the init, step 7 (init_main). */
-	tool = (pid_t)syscall(SYS_clone, SIGCHLD, NULL, NULL, NULL, NULL);
+	/* The tool's branch is step 6 (tool_main), this process goes on as
+	 * the init, step 7 (init_main), once the tool has run execve (or
+	 * ended): see start_tool. */
+	tool = start_tool(a);
 	if (tool < 0) {
 		tc_error_errno(&e, TC_STAGE_INIT, errno, "cannot start the tool");
 		fail(a->sync_fd, &e);

@@ -69,7 +69,7 @@ enum tc_mark {
 	TC_MARK_MAPPED,	 /* the maps arrived; ids switched */
 	TC_MARK_MOUNTED, /* pivot_root done */
 	TC_MARK_NET,	 /* joined the network namespace the helper made */
-	TC_MARK_FORKED,	 /* the tool's process exists */
+	TC_MARK_FORKED,	 /* the tool's process exists and has run its execve */
 	TC_MARK__MAX
 };
 
