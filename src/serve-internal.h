@@ -82,8 +82,19 @@ struct entry {
 	 * set back to our priority at dispatch while they live (serve-prio.c) */
 	pid_t warm_pids[4];
 	int warm_pidfds[4];
-	bool hurried; /* warming at our priority: a call waits for it */
-	bool leaf;    /* its sandbox has a cgroup leaf: memory is the leaf's */
+	bool hurried;	    /* warming at our priority: a call waits for it */
+	bool leaf;	    /* its sandbox has a cgroup leaf: memory is the leaf's */
+	uint64_t spawn_seq; /* its runner's request to the spawner (pid 0 until it came) */
+};
+
+/* The process that makes our runners (serve-spawn.c), for one setup. */
+struct spawner {
+	pid_t pid; /* 0: none running */
+	int sock;  /* our end of its socketpair */
+	const struct tc_serve_setup *setup;
+	unsigned pending; /* runners asked for, not answered yet */
+	uint64_t seq;
+	bool lost; /* one died: a runner it made may be a child no entry knows */
 };
 
 /* A served record's unknown.warm_up: what its figures count of the warm
@@ -133,6 +144,7 @@ struct server {
 	int exit_status; /* 125 once the server gave up starting */
 	uint64_t backoff_until_ns, backoff_ms; /* entries keep failing to start */
 	struct serve_stats stats;
+	struct spawner spawner;
 };
 
 /* serve-pool.c */
@@ -147,6 +159,17 @@ void tc_serve_entry_on_writable(struct entry *e);
 void tc_serve_entry_on_exit(struct server *s, struct entry *e);
 void tc_serve_pool_on_deadlines(struct server *s, uint64_t now);
 void tc_serve_pool_forget_conn(struct server *s, struct conn *c);
+void tc_serve_pool_unspawned(struct server *s, struct entry *e); /* its runner never came */
+
+/* serve-spawn.c: the spawner, which makes the runners (the server's children) */
+int tc_serve_spawn_ask(struct server *s, struct entry *e);     /* e's runner, asked for */
+int tc_serve_spawn_fd(const struct server *s);		       /* to poll for replies, or -1 */
+void tc_serve_spawn_on_event(struct server *s, short revents); /* on its socket */
+void tc_serve_spawn_reap_strays(struct server *s);
+void tc_serve_spawn_release(struct server *s); /* at the end: its last replies, then it ends */
+/* The setups replaced by a reload that no entry runs with any more (all of
+ * them once the server ends) given back. */
+void tc_serve_release_retired(struct server *s, bool all);
 
 /* serve.c */
 bool tc_serve_enqueue(struct server *s, struct conn *c, struct tc_serve_request *req);
@@ -164,8 +187,9 @@ void tc_serve_session_end(struct server *s, struct call *c, const struct tc_outc
 void tc_serve_session_drain(struct server *s);
 void tc_serve_session_stats(const struct server *s, struct cJSON *doc);
 
-/* serve-runner.c: the child spawn forks for an entry, with the ends of
- * its four pipes (its stdin, stdout, stderr and outcome); never returns */
+/* serve-runner.c: the child the spawner makes for an entry (ours, by
+ * CLONE_PARENT), with the ends of its four pipes (its stdin, stdout, stderr
+ * and outcome); never returns */
 _Noreturn void tc_serve_runner_main(const struct server *s, pid_t server, const int fds[4]);
 
 /* serve-prio.c */

@@ -1,5 +1,6 @@
 /* `toolcell serve`'s warm entries (see serve.h): each is a runner child
- * that drives one sandbox through the lifecycle (sandbox.h), the tool's
+ * (made by the spawner, serve-spawn.c, so that we never fork on a call's
+ * path) that drives one sandbox through the lifecycle (sandbox.h), the tool's
  * stdio relayed on pipes to us. The warm harness writes one ready line (and
  * what its warm-up cost in CPU) before it reads anything; the frame of
  * exactly one request follows, then EOF. The runner sends the outcome back
@@ -32,9 +33,10 @@
 #define READY_LINE_MAX 64
 #define ERR_KEEP_MAX   (64u << 10) /* bytes of a failed entry's stderr we show */
 #define BACKOFF_MAX_MS 5000
-/* A dispatched entry's refill waits this long for the call's answer: the
- * fork of a new runner would otherwise sit on the call's path (a longer
- * call gets its refill then; a call waiting for an entry gets it at once) */
+/* A dispatched entry's refill waits this long for the call's answer: a
+ * new runner's making (the spawner's fork, its start) would otherwise take
+ * the call's CPU (a longer call gets its refill then; a call waiting for
+ * an entry gets it at once) */
 #define REFILL_DEFER_MS 20
 
 static void entry_free(struct entry *e)
@@ -55,50 +57,25 @@ static void entry_free(struct entry *e)
 
 static unsigned waiting(const struct server *s, uid_t uid);
 
-/* A new entry; low: it warms up at TC_SERVE_WARM_NICE (no call waits for it). */
+/* A new entry, its runner asked of the spawner (serve-spawn.c); hurried
+ * unless low: it warms up at TC_SERVE_WARM_NICE (no call waits for it). */
 static int spawn(struct server *s, uid_t uid)
 {
 	bool low = tc_serve_prio_can_lower() && !waiting(s, uid);
-	int p[4][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 }, { -1, -1 } };
 	struct entry *e = calloc(1, sizeof(*e));
-	pid_t self = getpid(), pid = -1;
+	int r;
 
 	if (!e)
 		return -ENOMEM;
+	e->to = e->from = e->err = e->status = e->pidfd = -1;
 	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pidfds); i++)
 		e->warm_pidfds[i] = -1;
-	for (int i = 0; i < 4; i++)
-		if (pipe2(p[i], O_CLOEXEC) < 0)
-			goto fail;
-	pid = fork();
-	if (pid == 0) {
-		int fds[4] = { p[0][0], p[1][1], p[2][1], p[3][1] };
-		tc_serve_runner_main(s, self, fds);
+	r = tc_serve_spawn_ask(s, e);
+	if (r < 0) {
+		free(e);
+		return r;
 	}
-	if (pid < 0)
-		goto fail;
-	/* our child's pid stays its own until we reap it */
-	if (low)
-		setpriority(PRIO_PROCESS, (id_t)pid, TC_SERVE_WARM_NICE);
-	(void)!write(p[0][1], "", 1); /* go: the runner may make processes */
-	e->pid = pid;
-	e->pidfd = (int)pidfd_open(pid, 0);
-	e->to = p[0][1];
-	e->from = p[1][0];
-	e->err = p[2][0];
-	e->status = p[3][0];
-	close(p[0][0]);
-	close(p[1][1]);
-	close(p[2][1]);
-	close(p[3][1]);
-	for (int i = 0; i < 4; i++)
-		fcntl(i == 0   ? e->to
-		      : i == 1 ? e->from
-		      : i == 2 ? e->err
-			       : e->status,
-		      F_SETFL, O_NONBLOCK);
 	e->uid = uid;
-	e->leaf = tc_sandbox_leaf_ahead(s->setup->cfg);
 	e->hurried = !low;
 	e->setup = s->setup;
 	e->state = ENTRY_STARTING;
@@ -106,19 +83,7 @@ static int spawn(struct server *s, uid_t uid)
 	e->next = s->entries;
 	s->entries = e;
 	s->n_entries++;
-	if (e->pidfd < 0) {
-		/* without a pidfd we could not see it end: never use it */
-		kill(pid, SIGKILL);
-		e->state = ENTRY_ENDING;
-	}
 	return 0;
-fail:
-	for (int i = 0; i < 4; i++) {
-		tc_closep(&p[i][0]);
-		tc_closep(&p[i][1]);
-	}
-	free(e);
-	return -errno;
 }
 
 static unsigned count(const struct server *s, uid_t uid, enum entry_state st)
@@ -328,8 +293,10 @@ void tc_serve_entry_end(struct server *s, struct entry *e)
 	if (e->state == ENTRY_ENDING)
 		return;
 	e->state = ENTRY_ENDING;
-	/* the runner kills the sandbox, reaps it and reports */
-	kill(e->pid, SIGTERM);
+	/* the runner kills the sandbox, reaps it and reports; one not made
+	 * yet gets no go (serve-spawn.c) */
+	if (e->pid > 0)
+		kill(e->pid, SIGTERM);
 }
 
 void tc_serve_pool_drain(struct server *s)
@@ -537,7 +504,14 @@ void tc_serve_entry_on_exit(struct server *s, struct entry *e)
 		failed_start(s, e, w);
 	}
 	entry_free(e);
+	tc_serve_spawn_reap_strays(s);
 	tc_serve_pool_fill(s);
+}
+
+void tc_serve_pool_unspawned(struct server *s, struct entry *e)
+{
+	unlink_entry(s, e);
+	entry_free(e);
 }
 
 void tc_serve_pool_on_deadlines(struct server *s, uint64_t now)

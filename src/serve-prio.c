@@ -161,7 +161,8 @@ void tc_serve_prio_hurry(struct server *s, uid_t uid)
 	for (struct entry *e = s->entries; e; e = e->next)
 		if (e->uid == uid && e->state == ENTRY_STARTING && !e->hurried) {
 			e->hurried = true;
-			if (!tc_serve_prio_can_lower())
+			/* a runner not made yet is not lowered (serve-spawn.c) */
+			if (!tc_serve_prio_can_lower() || e->pid == 0)
 				continue;
 			setpriority(PRIO_PROCESS, (id_t)e->pid, 0);
 			restore_below(e->pid, 2); /* the init and the tool */

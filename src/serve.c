@@ -3,9 +3,8 @@
  * first entries are warm, SO_PEERCRED against the policy, the callers'
  * JSON lines read and answered through per-connection non-blocking
  * buffers, SIGTERM/SIGINT to drain and SIGHUP to load the policy and the
- * rootfs again and drain the pools. One
- * poll(2) loop drives the socket, every caller and every entry. Runs in
- * the parent. */
+ * rootfs again and drain the pools. One poll(2) loop drives the socket,
+ * every caller, every entry and the spawner. Runs in the parent. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -337,7 +336,8 @@ enum slot_kind {
 	SLOT_ERR,
 	SLOT_STATUS,
 	SLOT_TO,
-	SLOT_EXIT
+	SLOT_EXIT,
+	SLOT_SPAWN, /* the spawner's replies (serve-spawn.c) */
 };
 
 struct slot {
@@ -379,6 +379,7 @@ static void poll_build(struct server *s, struct polls *p)
 	/* while draining too: a new caller's calls are answered Busy, not reset */
 	poll_add(p, s->lfd, POLLIN, SLOT_LISTEN, NULL);
 	poll_add(p, s->sfd, POLLIN, SLOT_SIGNAL, NULL);
+	poll_add(p, tc_serve_spawn_fd(s), POLLIN, SLOT_SPAWN, NULL);
 	for (struct conn *c = s->conns; c; c = c->next) {
 		/* a caller that does not read its answers is not read either */
 		short ev = (c->rd_eof || c->out.len > (1u << 20) || !tc_serve_session_want_input(c)
@@ -428,26 +429,6 @@ static void use_setup(struct server *s, const struct tc_serve_setup *setup)
 	s->entry_cfg.limit[TC_LIMIT_STDOUT] = setup->cfg->limit[TC_LIMIT_STDOUT] + SERVE_READY_LEN;
 }
 
-/* Give back the setups replaced by a reload that no entry runs with any
- * more (all of them once the server ends). */
-static void release_retired(struct server *s, bool all)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < s->n_retired; i++) {
-		const struct tc_serve_setup *old = s->retired[i];
-		bool used = false;
-
-		for (const struct entry *e = s->entries; e && !all; e = e->next)
-			used |= e->setup == old;
-		if (used)
-			s->retired[kept++] = old;
-		else if (old->release)
-			old->release(old);
-	}
-	s->n_retired = kept;
-}
-
 /* SIGHUP: the policy and the rootfs read again. Loaded: the ready and
  * starting entries end and new ones are made with it, while running calls
  * finish with the setup they started with. Not loaded: the old one stays,
@@ -477,7 +458,7 @@ static void reload(struct server *s)
 		"entries are replaced\n",
 		next->policy_path, next->policy_sha256, next->rootfs_sha256);
 	tc_serve_pool_drain(s);
-	release_retired(s, false);
+	tc_serve_release_retired(s, false);
 }
 
 static void on_signal(struct server *s)
@@ -541,6 +522,9 @@ static bool slot_event(struct server *s, const struct slot *sl, short re)
 	case SLOT_SIGNAL:
 		on_signal(s);
 		return false;
+	case SLOT_SPAWN:
+		tc_serve_spawn_on_event(s, re);
+		return true; /* entries came, or went with it */
 	case SLOT_CONN:
 		if ((re & (POLLHUP | POLLERR)) || ((re & POLLIN) && !conn_read(s, c)) ||
 		    ((re & POLLOUT) && !conn_write(c))) {
@@ -598,7 +582,7 @@ static int serve_loop(struct server *s)
 		}
 		tc_serve_pool_on_deadlines(s, tc_now_ns());
 		if (s->n_retired)
-			release_retired(s, false);
+			tc_serve_release_retired(s, false);
 		tc_serve_pool_fill(s);
 		if (!notified && (ready_count(s) >= s->opt->pool ||
 				  tc_now_ns() - t0 > READY_WAIT_MS * 1000000ull)) {
@@ -619,8 +603,8 @@ static int block_signals(void)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
-	/* blocked before the first runner is forked: a runner inherits the
-	 * mask, and its sandbox run reads them through its own signalfd */
+	/* blocked before the spawner is forked: it and each runner inherit
+	 * the mask, and a runner's sandbox reads them through its signalfd */
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -1;
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -628,8 +612,8 @@ static int block_signals(void)
 
 /* Under systemd with Delegate=yes: the server in its own child cgroup,
  * so that each call's leaf is made beside it (systemd 252 has no
- * DelegateSubgroup=). Before the first runner is forked: they are born in
- * it. Elsewhere nothing changes. */
+ * DelegateSubgroup=). Before the spawner is forked: it, and so each runner
+ * it makes, is born in it. Elsewhere nothing changes. */
 static int enter_cgroup(void)
 {
 	char where[2 * TC_PATH_MAX], why[TC_CGROUP_WHY_MAX];
@@ -685,13 +669,14 @@ int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup
 	}
 	tc_serve_pool_fill(&s);
 	r = serve_loop(&s);
+	tc_serve_spawn_release(&s);
 	if (own_socket)
 		unlink(path);
 	close(s.lfd);
 	close(s.sfd);
 	while (s.conns)
 		conn_close(&s, s.conns);
-	release_retired(&s, true);
+	tc_serve_release_retired(&s, true);
 	free(s.retired);
 	return r < 0 ? 125 : s.exit_status;
 }

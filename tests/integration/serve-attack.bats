@@ -331,7 +331,8 @@ time.sleep(300)' "$TC_TMP/s.sock" "$TC_TMP/l1" "$TC_TMP/sent" &
 	PIDS+=($!)
 	until_marked
 	# everything our server runs now: runners, inits, harnesses, the tool
-	mapfile -t before < <(srv_descendants "$SERVER")
+	# (its spawner aside, which stays)
+	mapfile -t before < <(srv_descendants "$SERVER" | grep -vx "$(srv_spawner "$SERVER")")
 	mapfile -t child < <(marked)
 	[ "$(stats pools.0.busy)" = 1 ]
 	kill -KILL "${PIDS[0]}"

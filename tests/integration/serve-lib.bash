@@ -69,6 +69,18 @@ while todo:
 print("\n".join(map(str, seen)))' "$1"
 }
 
+# srv_runners PID: the server PID's runners (its children but its spawner,
+# which is named toolcell-spawn), one a line
+srv_runners() {
+	pgrep -x -P "$1" toolcell || true
+}
+
+# srv_spawner PID: the server PID's spawner (serve-spawn.c), which makes its
+# runners; empty while it has none
+srv_spawner() {
+	pgrep -x -P "$1" toolcell-spawn || true
+}
+
 # srv_gone TENTHS PID...: true once none of the PIDs is alive (zombies
 # count as gone: their parent, not the sandbox, holds them), within
 # TENTHS tenths of a second

@@ -73,13 +73,13 @@ teardown() { srv_test_teardown; }
 @test "SIGHUP with a policy that no longer loads keeps the old one and its entries, and says so" {
 	policy one
 	srv_start --pool 1
-	mapfile -t before < <(pgrep -P "$SERVER")
+	mapfile -t before < <(srv_runners "$SERVER")
 	[ "${#before[@]}" = 1 ]
 	echo '{"version": 1, "limits": {' >"$TC_TMP/p.json"
 	hup_and_wait 2
 	[ "$(sed -n 2p "$TC_TMP/serve.err")" = "toolcell: serve: SIGHUP: kept the policy $TC_TMP/p.json as it was loaded, and its warm entries: $TC_TMP/p.json: invalid JSON near byte 27 (line 2) (fix the policy and send SIGHUP again)" ]
 	# the same warm entry is still there and answers with the old policy
-	[ "$(pgrep -P "$SERVER")" = "${before[0]}" ]
+	[ "$(srv_runners "$SERVER")" = "${before[0]}" ]
 	run -0 mark
 	[ "$(jget data <<<"$output")" = one ]
 	# fixed, it loads

@@ -689,6 +689,57 @@ PY
 	run ! pgrep -f "$mark"
 }
 
+@test "the server forks no runner: one spawner per policy makes them all as the server's children, and SIGKILL of the server still ends every one" {
+	command -v strace >/dev/null || tc_skip "strace is not installed"
+	TIMEOUT=300 policy
+	# the server alone is traced (no -f): the processes it makes itself
+	strace -qq -o "$TC_TMP/trace" -e trace=fork,vfork,clone,clone3 -e signal=none \
+		"$TOOLCELL" serve --socket "$SOCK" --policy "$TC_TMP/p.json" --pool 2 \
+		2>"$TC_TMP/serve.err" 3>&- &
+	tracer=$!
+	for _ in $(seq 600); do [ -S "$SOCK" ] && srv_warm "$SOCK" && break; sleep 0.1; done
+	SERVER=$(pgrep -P "$tracer")
+	echo 'def run(args): return args' >"$TC_TMP/echo.py"
+	calls() {
+		local lines=() i
+		for i in $(seq "$1" "$2"); do lines+=("$(req "$i" call "$TC_TMP/echo.py" "$i")"); done
+		ask "${lines[@]}"
+		for i in $(seq "$1" "$2"); do [ "$(answer "$i" data)" = "$i" ]; done
+	}
+	calls 1 12
+	spawner=$(srv_spawner "$SERVER")
+	[ -n "$spawner" ]
+	# a reload: the old spawner ends once the new policy's entries are asked for
+	kill -HUP "$SERVER"
+	for _ in $(seq 300); do grep -q 'SIGHUP: loaded' "$TC_TMP/serve.err" && break; sleep 0.1; done
+	calls 13 20
+	srv_until pools.0.ready=2
+	[ "$(srv_spawner "$SERVER")" != "$spawner" ]
+	[ -n "$(srv_spawner "$SERVER")" ]
+	# 20 calls and their refills, and the server made two processes: the
+	# spawner of each policy, never a runner
+	cat "$TC_TMP/trace"
+	[ "$(grep -cE '^(fork|vfork|clone|clone3)\(' "$TC_TMP/trace")" = 2 ]
+	# the ready entries' runners are the server's children all the same
+	mapfile -t runners < <(srv_runners "$SERVER")
+	[ "${#runners[@]}" = 2 ]
+	sleeper_tool
+	mark="serve-spawn-$$-$RANDOM"
+	req 21 call "$TC_TMP/sleeper.py" "{\"mark\": \"$mark\", \"sleep\": 60}" >"$TC_TMP/req"
+	timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/req" >"$TC_TMP/out" &
+	for _ in $(seq 300); do pgrep -f "$mark" >/dev/null && break; sleep 0.1; done
+	pgrep -f "$mark"
+	mapfile -t kids < <(srv_descendants "$SERVER")
+	# the spawner, three runners, their inits and harnesses, the busy tool's child
+	echo "below the server: ${kids[*]}"
+	[ "${#kids[@]}" -ge 8 ]
+	kill -KILL "$SERVER"
+	wait "$tracer" || true
+	SERVER=
+	gone "${kids[@]}"
+	run ! pgrep -f "$mark"
+}
+
 @test "32 concurrent clients each get their own answer; every call had a fresh sandbox" {
 	srv_start --pool 4 --max-sandboxes 8 --queue 64
 	cat >"$TC_TMP/double.py" <<'PY'
