@@ -19,9 +19,10 @@ Contract
 Mode. Decided from TOOL.py's source, never by importing it: the tool is in
 *run mode* when its module body defines a top-level `def run(...)` or
 `async def run(...)`, or else `def default(...)` (PyRunner 8b9ee80's
-fallback) (found by parsing the source with the ast parser, which only runs
-when the text contains `def`, blanks, `run` or `default`); otherwise it is
-in *script mode*.
+fallback) (decided only when the text contains `def`, blanks, `run` or
+`default`: then by the compiled module's functions where they settle it,
+else by parsing the source with the ast parser); otherwise it is in *script
+mode*.
 
 Run mode. The real stdout is kept on a private close-on-exec fd, fd 1 is
 pointed at stderr and `sys.stdout` rebound to `sys.stderr`, so a stray
@@ -82,6 +83,8 @@ _p = _probe()
 _COROUTINE = type(_p)  # types.CoroutineType, without importing types
 _p.close()
 del _p
+_CODE = type(_probe.__code__)  # types.CodeType
+CO_NEWLOCALS = 0x2  # inspect's: a function's code, not a class body's
 
 
 def _fail(message):
@@ -100,6 +103,52 @@ def _mentions_def_run(source):
             return True
         i = source.find(b"def", i + 3)
     return False
+
+
+def _defines_run(code, source):
+    """True when the module body of source (code, its compiled module)
+    surely defines a top-level run(), as _entry_point would find it; False
+    when it does not or that is not sure (_entry_point then decides). A
+    function of the module's own level is a code object among the module's
+    constants, named by its def, with CO_NEWLOCALS (a class body has none);
+    its first line is that of its first decorator's expression or of its
+    def. That line starting with `@`, `def ` or `async ` at column 0, the
+    line before not continuing into it (backslash), makes it a statement at
+    indentation 0: one of the module body, never one inside if, try, for,
+    with, match or a class. Any \\r or coding cookie (which change what a
+    line is) leaves it to _entry_point."""
+    second = source.find(b"\n", source.find(b"\n") + 1)  # the end of line 2
+    if b"\r" in source or source.find(b"coding", 0, len(source) if second < 0 else second) >= 0:
+        return False
+    for const in code.co_consts:
+        if type(const) is _CODE and const.co_name == "run" and const.co_flags & CO_NEWLOCALS:
+            n = const.co_firstlineno
+            lines = source.split(b"\n", n)
+            if (lines[n - 1].startswith((b"@", b"def ", b"def\t", b"async ", b"async\t"))
+                    and (n == 1 or not lines[n - 2].endswith(b"\\"))):
+                return True
+    return False
+
+
+def _entry_and_code(source, path):
+    """(entry, code): entry as _entry_point finds it ("run", "default" or
+    None), looked for only when _mentions_def_run; code the module compiled
+    (dont_inherit, as an import compiles it) or None when that failed and
+    the tool is in run mode (its import meets the error then, as always).
+    Raises what parsing or compiling the source raises otherwise."""
+    try:
+        code = compile(source, path, "exec", dont_inherit=True)
+    except Exception:  # raised below as before: by the parse, or by the compile again
+        code = None
+    if not _mentions_def_run(source):
+        entry = None
+    elif code is not None and _defines_run(code, source):
+        entry = "run"
+    else:
+        entry = _entry_point(source, path)
+    if entry is None and code is None:
+        code = compile(source, path, "exec", dont_inherit=True)
+    return entry, code
 
 
 def _entry_point(source, path):
@@ -187,6 +236,10 @@ def _print_traceback(e):
         pass
 
 
+def _request():
+    return sys.stdin.buffer.read()
+
+
 def _load_run(path, entry):
     try:  # what importlib.util re-exports, already loaded at start-up
         from _frozen_importlib import module_from_spec
@@ -203,7 +256,7 @@ def _load_run(path, entry):
 def _call(path, entry, loads, dumps):
     """Everything the tool can influence; returns the response bytes."""
     try:
-        args = loads(sys.stdin.buffer.read())
+        args = loads(_request())
         run = _load_run(path, entry)
         result = run(args)
         if type(result) is _COROUTINE:
@@ -235,9 +288,11 @@ def _call(path, entry, loads, dumps):
 
 def _write_response(out, response):
     try:
-        view = memoryview(response)
-        while view:
-            view = view[os.write(out, view):]
+        n = os.write(out, response)
+        if n < len(response):  # a pipe takes the whole response at once when it has room
+            view = memoryview(response)[n:]
+            while view:
+                view = view[os.write(out, view):]
         os.close(out)
     except OSError as e:
         sys.stderr.write(f"harness: cannot write the response: {e.strerror}\n")
@@ -299,17 +354,14 @@ def main():
     except OSError as e:
         _fail(f"can't open file {path!r}: [Errno {e.errno}] {e.strerror}")
     sys.argv = [path]
-    entry = code = None
     try:
-        if _mentions_def_run(source):
-            entry = _entry_point(source, path)
-        if entry is None:
-            code = compile(source, path, "exec", dont_inherit=True)
+        entry, code = _entry_and_code(source, path)
     except SyntaxError as e:  # IndentationError, TabError: the tool's own failure
         _syntax_error(e)
     except (ValueError, RecursionError, MemoryError) as e:  # null bytes, bad encoding, too deep
         _fail(f"{path}: {type(e).__name__}: {e}")
     if entry is not None:
+        del code  # the import compiles the file itself
         _run_mode(path, entry)
     else:
         del source

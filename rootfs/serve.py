@@ -35,10 +35,12 @@ exit is quick: threads joined, atexit handlers run and stdio flushed as a
 normal exit does, then os._exit (module teardown would cost ~10 ms).
 """
 
+import _imp
 import _signal
 import gc
 import os
 import sys
+from _frozen_importlib import ModuleSpec
 
 # No collection during the warm-up: what it makes lives as long as the
 # entry, so the collections the imports would trigger (5% of an entry's
@@ -51,6 +53,12 @@ RE_CACHE = "/usr/lib/toolcell/serve-re.marshal"
 HEAD = 24
 _GO = (_signal.SIGURG,)  # toolcell's go at the end (_quick_exit)
 GO_WAIT = 0.001  # s: without it (the output is held elsewhere) the exit comes anyway
+READ = 1 << 16  # bytes a read of the call's request asks for (malloc'd, not mmap'd)
+# atexit's _run_exitfuncs, from an atexit module of the harness's own (its
+# handlers are the interpreter's, whichever module registered them): a cold
+# `import atexit` at the exit costs ~40 us, and importing it here would put
+# it in sys.modules, where a one-shot run has no atexit
+_RUN_EXITFUNCS = _imp.create_builtin(ModuleSpec("atexit", None))._run_exitfuncs
 
 
 def _load_harness():
@@ -120,12 +128,19 @@ def _warm(h, modules):
     os.write(1, b"TOOLCELL-READY %010d\n" % int((t.user + t.system) * 1000))
 
 
+def _read_rest(first):
+    """The call's request: what stdin holds after first, to its EOF."""
+    chunks = [first]
+    while True:
+        b = os.read(0, READ)
+        if not b:
+            return b"".join(chunks)
+        chunks.append(b)
+
+
 def _call(h, path, source):
-    entry = None
     try:
-        if h._mentions_def_run(source):
-            entry = h._entry_point(source, path)
-        code = None if entry else compile(source, path, "exec", dont_inherit=True)
+        entry, code = h._entry_and_code(source, path)
     except SyntaxError as e:
         h._syntax_error(e)
     except (ValueError, RecursionError, MemoryError) as e:
@@ -138,7 +153,8 @@ def _call(h, path, source):
         module = type(sys)(h.TOOL_MODULE)
         module.__file__ = path
         sys.modules[h.TOOL_MODULE] = module
-        exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)
+        # compiled once, before the mode was known (None: it did not compile)
+        exec(code or compile(source, path, "exec", dont_inherit=True), module.__dict__)
         return getattr(module, name)
 
     h._load_run = load
@@ -251,8 +267,17 @@ def main():
     loads, _ = h._codec()
     head = _read_exactly(HEAD)
     kind, src_len, meta_len = head[:4].strip(), int(head[5:14]), int(head[15:23])
-    meta = loads(_read_exactly(meta_len))
-    source = _read_exactly(src_len)
+    size = meta_len + src_len
+    if kind == b"call":  # the frame's rest and the request at once: no one else reads it
+        body = os.read(0, max(size, READ))
+        if len(body) < size:
+            body += _read_exactly(size - len(body))
+        request = body[size:]
+        h._request = lambda: _read_rest(request)
+    else:  # an exec's stdin after it is the script's own
+        body = _read_exactly(size)
+    meta = loads(body[:meta_len])
+    source = body[meta_len:size]
     path = "/tool/" + meta["name"]
     _lower_rlimits(meta.get("rlimits"))
     if kind == b"sess":
@@ -294,9 +319,7 @@ def _quick_exit(code):
             threading._shutdown()
     except BaseException:
         pass
-    import atexit
-
-    atexit._run_exitfuncs()
+    _RUN_EXITFUNCS()
     for f in (sys.stdout, sys.stderr):
         try:
             f.flush()

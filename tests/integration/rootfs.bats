@@ -408,6 +408,14 @@ EOF
 	[ "$stderr" = "harness: can't open file '$BATS_TEST_TMPDIR/missing.py': [Errno 2] No such file or directory" ]
 }
 
+@test "harness: the mode the compiled module settles is the ast's, in 918 sources made to mislead it" {
+	# tests/integration/tools/entry_cases.py: defs nested in if, try, for,
+	# with, match, a class or a function, decorated, async, continued lines,
+	# form feeds, CR, coding cookies, errors of the parser and the compiler
+	run -0 /usr/bin/python3 -I -B "$BATS_TEST_DIRNAME/tools/entry_cases.py" "$HARNESS"
+	[ "$output" = "0 differ; 135 settled by the compiled module" ]
+}
+
 @test "harness: run mode imports neither json, ast, re, importlib.util nor asyncio" {
 	t=$(tool lean <<'EOF'
 import sys

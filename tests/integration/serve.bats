@@ -120,6 +120,66 @@ PY
 	[ "$(answer 5 record.provenance.tool.sha256)" = "$(sha256sum <"$TC_TMP/add.py" | cut -d' ' -f1)" ]
 }
 
+@test "a tool's mode is the one-shot run's: run() nested in if, try, a class or a function, decorated, async, a lambda, a class run, errors of the parser and of the compiler" {
+	srv_start
+	mkdir "$TC_TMP/cases"
+	"$PY" -I "$BATS_TEST_DIRNAME/tools/entry_cases.py" --write "$TC_TMP/cases"
+	chmod -R a+rX "$TC_TMP/cases"
+	# each case one-shot and through the server: toolcell's exit status, the
+	# answer (ok, data, error) and the tool's status and exit code alike
+	run -0 "$PY" -I -c '
+import glob, json, subprocess, sys
+toolcell, sock = sys.argv[1:3]
+n = 0
+for f in sorted(glob.glob(sys.argv[3] + "/case*.py")):
+    seen = []
+    for server in ([], ["--server", sock]):
+        p = subprocess.run([toolcell, "call", *server, f], input=b"{\"n\": 1}",
+                           capture_output=True, timeout=60)
+        env = json.loads(p.stdout or "{}")
+        meta = env.get("meta", {})
+        seen.append((p.returncode, env.get("ok"), env.get("data"), env.get("error"),
+                     meta.get("status"), meta.get("exit_code"), not p.stdout))
+    if seen[0] != seen[1]:
+        print(f, seen[0], "served:", seen[1])
+    n += seen[0] == seen[1]
+print(n, "alike")' "$TOOLCELL" "$SOCK" "$TC_TMP/cases"
+	[ "$output" = "66 alike" ]
+}
+
+@test "a call's frame and request arrive whole at any size, stdin at its EOF after; atexit runs its handlers and is not imported, as in a one-shot run" {
+	echo '{"version": 1, "limits": {"timeout": 20, "request_size": "1M"}}' >"$TC_TMP/p.json"
+	chmod 644 "$TC_TMP/p.json"
+	srv_start
+	run -0 env PYTHONPATH="$(tc_python_dir)" "$PY" -I -c '
+import hashlib, sys
+sys.path.insert(0, __import__("os").environ["PYTHONPATH"])
+import toolcell_client
+tool = """import hashlib, sys
+def run(args):
+    s = args["s"]
+    return [len(s), hashlib.sha256(s.encode()).hexdigest()[:12], sys.stdin.read(), len(__doc__)]
+"""
+with toolcell_client.Client(sys.argv[1]) as c:
+    # the frame under, across and over one read (64 KiB), the request after it
+    for doc, n in ((10, 10), (65400, 200), (70000, 300000), (200, 70000)):
+        s = "".join(chr(48 + i % 40) for i in range(n))
+        a = c.call(chr(34) * 3 + "d" * doc + chr(34) * 3 + "\n" + tool, {"s": s})
+        print(a["data"] == [n, hashlib.sha256(s.encode()).hexdigest()[:12], "", doc] or a)
+    e = c.exec("""import sys
+print("atexit" in sys.modules)
+import atexit
+atexit.register(print, "bye")
+del sys.modules["atexit"]
+""")
+    print(repr(e["stdout"]), e["exit_code"])
+' "$TC_TMP/s.sock"
+	[ "$output" = "$(printf 'True\nTrue\nTrue\nTrue\n%s 0' "'False\\nbye\\n'")" ]
+	printf 'import sys\nprint("atexit" in sys.modules)\nimport atexit\natexit.register(print, "bye")\ndel sys.modules["atexit"]\n' >"$TC_TMP/ae.py"
+	run -0 "$TOOLCELL" python "$TC_TMP/ae.py"
+	[ "$output" = "$(printf 'False\nbye')" ]
+}
+
 @test "single use: a file in /tmp and /dev/shm, a global and a forked child are gone at the next call" {
 	srv_start
 	cat >"$TC_TMP/leave.py" <<'PY'
