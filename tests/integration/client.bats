@@ -30,6 +30,10 @@ teardown() {
 	tc_unittest "$BATS_TEST_DIRNAME/client/test_session.py"
 }
 
+@test "serve client: the request line is json.dumps's; answers are json.loads's however they arrive; a bad one says json.loads's words" {
+	tc_unittest "$BATS_TEST_DIRNAME/client/test_serve_client.py" 3
+}
+
 @test "client: the package imports nothing outside Python's standard library and itself; toolcell_client is toolcell.client" {
 	local dir
 	dir=$(tc_python_dir) || tc_skip "tools/python/toolcell not found (set TC_SOURCE to the repository)"

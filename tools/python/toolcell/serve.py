@@ -44,11 +44,18 @@ from toolcell.client import ToolcellError, ToolcellRefused
 __all__ = ["Client"]
 
 ANSWER_MAX = 512 * 1024 * 1024  # bytes of one answer line accepted
+# bytes one recv asks for: a call's answer (~4 KB) in one, and a buffer
+# malloc takes from its heap (1 MiB was an mmap, mremap and munmap a call)
+RECV = 1 << 16
 # the limits a call may set for itself (README, "A warm pool")
 LIMITS = ("timeout", "memory", "cpu_time", "file_size", "open_files", "stdout_size",
           "stderr_size")
 # toolcell's own refusals and failures: raised, never returned
 REFUSALS = ("BadRequest", "Busy", "PermissionDenied", "SandboxError")
+# made once: json.dumps(..., ensure_ascii=False, separators=(",", ":")) and
+# json.loads make theirs at every call
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_DECODER = json.JSONDecoder()
 
 
 def _raise_refusal(answer):
@@ -79,7 +86,7 @@ class Client:
         self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._sock.settimeout(timeout)
         self._sock.connect(self.path)
-        self._buf = b""
+        self._buf = b""  # what came after the last answer read
         self._ids = itertools.count(1)
         self._kept = {}
 
@@ -157,14 +164,15 @@ class Client:
             request["name"] = name
         if timeout_s is not None:
             request["timeout_s"] = timeout_s
-        unknown = sorted(set(limits) - set(LIMITS))
-        if unknown:
-            raise TypeError(f"unknown limit {unknown[0]!r} (a call may set: "
-                            f"{', '.join(LIMITS)})")
-        given = {k: v for k, v in limits.items() if v is not None}
-        if given:
-            request["limits"] = given
-        line = json.dumps(request, ensure_ascii=False, separators=(",", ":")) + "\n"
+        if limits:
+            unknown = sorted(set(limits) - set(LIMITS))
+            if unknown:
+                raise TypeError(f"unknown limit {unknown[0]!r} (a call may set: "
+                                f"{', '.join(LIMITS)})")
+            given = {k: v for k, v in limits.items() if v is not None}
+            if given:
+                request["limits"] = given
+        line = _ENCODER.encode(request) + "\n"
         try:
             self._sock.sendall(line.encode("utf-8"))
         except OSError:
@@ -174,20 +182,37 @@ class Client:
             self._kept[answer.get("id")] = answer
         return _raise_refusal(self._kept.pop(request["id"]))
 
-    def _read_answer(self):
-        while b"\n" not in self._buf:
+    def _read_line(self):
+        buf = self._buf
+        chunks, size, end = [buf] if buf else [], len(buf), buf.find(b"\n")
+        while end < 0:
             try:
-                chunk = self._sock.recv(1 << 20)
+                chunk = self._sock.recv(RECV)
             except OSError as e:
                 raise ToolcellError(f"the connection to {self.path} broke: {e}") from None
             if not chunk:
                 raise ToolcellError(f"the server at {self.path} closed the connection")
-            self._buf += chunk
-            if len(self._buf) > ANSWER_MAX:
+            end = chunk.find(b"\n")
+            if end >= 0:
+                end += size
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > ANSWER_MAX:
                 raise ToolcellError("an answer longer than the client accepts")
-        line, self._buf = self._buf.split(b"\n", 1)
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        self._buf = data[end + 1:]
+        return data[:end]
+
+    def _read_answer(self):
+        line = self._read_line()
         try:
-            answer = json.loads(line)
+            try:  # json.loads(line), without its encoding guess and whitespace regexes
+                text = line.decode("utf-8")
+                answer, end = _DECODER.raw_decode(text)
+                if end != len(text):
+                    raise ValueError
+            except ValueError:  # what json.loads says of it, or its answer
+                answer = json.loads(line)
         except ValueError as e:
             raise ToolcellError(f"the server's answer is not JSON: {e}") from None
         error = answer.get("error") if isinstance(answer, dict) else None
