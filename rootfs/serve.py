@@ -203,7 +203,7 @@ class _Remembered:
     in the warm-up cost every entry 5M instructions (it imports tokenize),
     and most calls never need it. A finder on sys.meta_path until then."""
 
-    path = entry = None
+    path = source = None
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):
@@ -219,7 +219,7 @@ class _Remembered:
 
             def exec_module(module):
                 run(module)
-                module.cache[cls.path] = cls.entry
+                module.cache[cls.path] = _lines(cls.path, cls.source)
 
             spec.loader.exec_module = exec_module
         return spec
@@ -229,16 +229,21 @@ def _remember(path, source):
     """The source as linecache's entry for path, as if a file held it:
     tracebacks show its lines and inspect.getsource finds it (no file is
     at path; the tool came as text)."""
-    try:
-        lines = source.decode("utf-8").splitlines(True)
-    except UnicodeDecodeError:
-        return
-    entry = (len(source), None, lines, path)
+    if not source.isascii():
+        try:
+            source.decode("utf-8")
+        except UnicodeDecodeError:
+            return
     if "linecache" in sys.modules:  # a preimport brought it
-        sys.modules["linecache"].cache[path] = entry
+        sys.modules["linecache"].cache[path] = _lines(path, source)
         return
-    _Remembered.path, _Remembered.entry = path, entry
+    _Remembered.path, _Remembered.source = path, source  # its lines made when asked
     sys.meta_path.insert(0, _Remembered)
+
+
+def _lines(path, source):
+    """linecache's entry for path holding source (UTF-8)."""
+    return len(source), None, source.decode("utf-8").splitlines(True), path
 
 
 def _session(meta, config):
@@ -266,7 +271,7 @@ def main():
     _warm(h, sys.argv[1] if len(sys.argv) > 1 else "")
     loads, _ = h._codec()
     head = _read_exactly(HEAD)
-    kind, src_len, meta_len = head[:4].strip(), int(head[5:14]), int(head[15:23])
+    kind, src_len, meta_len = head[:4], int(head[5:14]), int(head[15:23])  # kinds: 4 letters
     size = meta_len + src_len
     if kind == b"call":  # the frame's rest and the request at once: no one else reads it
         body = os.read(0, max(size, READ))

@@ -180,6 +180,35 @@ del sys.modules["atexit"]
 	[ "$output" = "$(printf 'False\nbye')" ]
 }
 
+@test "a served tool's lines reach linecache when it is first imported, decoded from UTF-8" {
+	srv_start
+	run -0 env PYTHONPATH="$(tc_python_dir)" "$PY" -I -c '
+import sys
+sys.path.insert(0, __import__("os").environ["PYTHONPATH"])
+import toolcell_client
+probe = b"""import sys
+def f():
+    return 1  # %s
+print(getattr(sys.meta_path[0], "__name__", "?"), "linecache" in sys.modules)
+import inspect
+print(repr(inspect.getsource(f)))
+"""
+with toolcell_client.Client(sys.argv[1]) as c:
+    for source in (probe % b"plain", probe % "é ✓".encode(),
+                   b"# -*- coding: latin-1 -*-\n" + probe % "é".encode("latin-1")):
+        e = c.exec_bytes(source.decode("latin-1") if b"latin-1" in source else source.decode())
+        print(e["exit_code"], e["stdout"].decode("utf-8", "replace").rstrip())
+' "$TC_TMP/s.sock"
+	[ "${lines[0]}" = "0 _Remembered False" ]
+	[ "${lines[1]}" = "'def f():\\n    return 1  # plain\\n'" ]
+	[ "${lines[2]}" = "0 _Remembered False" ]
+	[ "${lines[3]}" = "'def f():\\n    return 1  # é ✓\\n'" ]
+	# a served source is JSON text, so UTF-8: the cookie is the compiler's
+	[ "${lines[4]}" = "0 _Remembered False" ]
+	[ "${lines[5]}" = "'def f():\\n    return 1  # é\\n'" ]
+	[ "${#lines[@]}" = 6 ]
+}
+
 @test "single use: a file in /tmp and /dev/shm, a global and a forked child are gone at the next call" {
 	srv_start
 	cat >"$TC_TMP/leave.py" <<'PY'
