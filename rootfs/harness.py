@@ -65,6 +65,7 @@ TabError) in TOOL.py is the tool's failure in either mode: the response
 exit 0 (as a run() that raised).
 """
 
+import _warnings
 import os
 import sys
 
@@ -136,10 +137,7 @@ def _entry_and_code(source, path):
     (dont_inherit, as an import compiles it) or None when that failed and
     the tool is in run mode (its import meets the error then, as always).
     Raises what parsing or compiling the source raises otherwise."""
-    try:
-        code = compile(source, path, "exec", dont_inherit=True)
-    except Exception:  # raised below as before: by the parse, or by the compile again
-        code = None
+    code = _compile_silent(source, path)
     if not _mentions_def_run(source):
         entry = None
     elif code is not None and _defines_run(code, source):
@@ -149,6 +147,25 @@ def _entry_and_code(source, path):
     if entry is None and code is None:
         code = compile(source, path, "exec", dont_inherit=True)
     return entry, code
+
+
+def _compile_silent(source, path):
+    """source compiled as an import compiles it, or None when that fails or
+    would warn (a SyntaxWarning, an invalid escape's DeprecationWarning):
+    a warning raised as an error here is no warning shown, so each warning
+    comes where it always came, from the compile of the import or the
+    script, once (the registry is not touched: a compile warns without
+    one)."""
+    warnings = sys.modules.get("warnings")  # its filters are the ones that act when imported
+    filters = _warnings.filters if warnings is None else warnings.filters
+    silent = ("error", None, Warning, None, 0)
+    filters.insert(0, silent)
+    try:
+        return compile(source, path, "exec", dont_inherit=True)
+    except Exception:  # raised again by the parse, or by the compile that follows
+        return None
+    finally:
+        filters.remove(silent)
 
 
 def _entry_point(source, path):

@@ -416,6 +416,28 @@ EOF
 	[ "$output" = "0 differ; 135 settled by the compiled module" ]
 }
 
+@test "harness: a tool's compile warnings show once, when its import or its run compiles it; none when the request fails first" {
+	local t
+	for t in run script; do
+		if [ $t = run ]; then
+			printf 'def run(args):\n    x = 1\n    return x is 1\n' >"$BATS_TEST_TMPDIR/$t.py"
+		else
+			printf 'x = 1\nprint(x is 1)\n' >"$BATS_TEST_TMPDIR/$t.py"
+		fi
+		run --separate-stderr /usr/bin/python3 -I -B "$HARNESS" "$BATS_TEST_TMPDIR/$t.py" <<<'{}'
+		[ "$status" -eq 0 ]
+		[ "$output" = "$([ $t = run ] && echo '{"ok":true,"data":true}' || echo True)" ]
+		[ "${#stderr_lines[@]}" -eq 2 ]
+		[ "${stderr_lines[0]}" = "$BATS_TEST_TMPDIR/$t.py:$([ $t = run ] && echo 3 || echo 2): SyntaxWarning: \"is\" with a literal. Did you mean \"==\"?" ]
+	done
+	# a request the harness cannot read: the tool is never imported, so it
+	# never warns
+	run --separate-stderr /usr/bin/python3 -I -B "$HARNESS" "$BATS_TEST_TMPDIR/run.py" <<<''
+	[ "$status" -eq 0 ]
+	[ "$output" = '{"ok":false,"error":{"type":"ValueError","message":"request is not JSON: expecting a value at 1"}}' ]
+	[[ "$stderr" != *SyntaxWarning* ]]
+}
+
 @test "harness: run mode imports neither json, ast, re, importlib.util nor asyncio" {
 	t=$(tool lean <<'EOF'
 import sys
