@@ -286,6 +286,49 @@ PY
 	[ "$(answer 1 data)" = "$want" ]
 }
 
+@test "a warm entry's preimported modules are a one-shot run's: the same files, specs, loaders and search paths (the rootfs's import-map file), and the warm-up's finder gone before the call" {
+	srv_start
+	# the rootfs's file: the 19 modules of the default preimports, each
+	# where this interpreter (the rootfs's is the same build) finds it
+	rootfs=$(env -u TOOLCELL_ROOTFS "$TOOLCELL" version --paths rootfs)
+	run -0 "$PY" -I -c '
+import marshal, sys
+version, table = marshal.loads(open(sys.argv[1], "rb").read())
+print(version == sys.version, len(table), table["json"], table["_json"][2])' \
+		"$rootfs/usr/lib/toolcell/serve-imports.marshal"
+	[ "$output" = "True 19 ('/usr/lib/python3.11/json/__init__.py', ['/usr/lib/python3.11/json'], False) True" ]
+	cat >"$TC_TMP/specs.py" <<'PY'
+import collections, datetime, hashlib, json, math, re, sys
+NAMES = ("json", "json.decoder", "json.scanner", "json.encoder", "_json", "re", "re._compiler",
+         "re._parser", "re._constants", "re._casefix", "enum", "functools", "collections",
+         "keyword", "operator", "reprlib", "types", "copyreg", "datetime")
+def run(args):
+    out = []
+    for name in NAMES:
+        m = sys.modules[name]
+        s = m.__spec__
+        out.append([name, s.name, s.origin, s.cached, s.parent, s.has_location,
+                    type(s.loader).__name__, s.loader.name, s.loader.path,
+                    s.submodule_search_locations, s.loader_state, m.__file__,
+                    getattr(m, "__cached__", None), getattr(m, "__path__", None),
+                    type(m.__loader__).__name__, m.__loader__ is s.loader])
+    # all of it as a digest (the answer's limit is 4K), json's in full
+    return {"digest": hashlib.sha256(repr(out).encode()).hexdigest(), "json": out[0],
+            "meta_path": [f.__name__ for f in sys.meta_path]}
+PY
+	run -0 "$TOOLCELL" call "$TC_TMP/specs.py" <<<'{}'
+	want=$(jget data <<<"$output")
+	[ "$(jget json <<<"$want")" = '["json", "json", "/usr/lib/python3.11/json/__init__.py", "/usr/lib/python3.11/json/__pycache__/__init__.cpython-311.pyc", "json", true, "SourceFileLoader", "json", "/usr/lib/python3.11/json/__init__.py", ["/usr/lib/python3.11/json"], null, "/usr/lib/python3.11/json/__init__.py", "/usr/lib/python3.11/json/__pycache__/__init__.cpython-311.pyc", ["/usr/lib/python3.11/json"], "SourceFileLoader", true]' ]
+	[ "$(jget meta_path <<<"$want")" = '["BuiltinImporter", "FrozenImporter", "PathFinder"]' ]
+	ask "$(req 1 call "$TC_TMP/specs.py")"
+	[ "$(answer 1 record.pool.warm)" = true ]
+	[ "$(answer 1 data.digest)" = "$(jget digest <<<"$want")" ]
+	[ "$(answer 1 data.json)" = "$(jget json <<<"$want")" ]
+	# the warm-up's finder is gone; serve.py's _Remembered (the tool's
+	# source for tracebacks) goes first, as before
+	[ "$(answer 1 data.meta_path)" = '["_Remembered", "BuiltinImporter", "FrozenImporter", "PathFinder"]' ]
+}
+
 @test "a uid the policy does not list is refused at connect; a listed one is served" {
 	policy '"serve": {"allow_uids": [4242]}'
 	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" 2>"$TC_TMP/serve.err" &
