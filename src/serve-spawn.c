@@ -154,18 +154,20 @@ _Noreturn static void spawner_main(const struct server *s, pid_t server, int soc
 
 /* ---- in the server ---- */
 
-/* The spawner ends at the EOF of its socket; we reap it. */
-static void spawner_end(struct server *s)
+/* The spawner ends at the EOF of its socket; we reap it. Its wait status. */
+static int spawner_end(struct server *s)
 {
 	struct spawner *sp = &s->spawner;
+	int status = 0;
 
 	if (sp->pid <= 0)
-		return;
+		return 0;
 	tc_closep(&sp->sock);
 	/* it ends at once: it only ever waits on its socket */
-	(void)waitpid(sp->pid, NULL, 0);
+	(void)waitpid(sp->pid, &status, 0);
 	sp->pid = 0;
 	sp->setup = NULL;
+	return status;
 }
 
 static int spawner_start(struct server *s)
@@ -188,8 +190,12 @@ static int spawner_start(struct server *s)
 		close(sv[0]);
 		return -errno;
 	}
-	/* our reads and writes on it never block (MSG_DONTWAIT) */
-	*sp = (struct spawner){ .pid = pid, .sock = sv[0], .setup = s->setup };
+	/* our reads and writes on it never block (MSG_DONTWAIT); what an
+	 * earlier one left (lost, the sequence) stays */
+	sp->pid = pid;
+	sp->sock = sv[0];
+	sp->setup = s->setup;
+	sp->pending = 0;
 	return 0;
 }
 
@@ -274,10 +280,13 @@ static void on_reply(struct server *s)
 		;
 }
 
-/* The spawner ended: retired by us, or killed (we never end it while it
- * owes us replies). The entries still waiting for a runner get none. */
+/* The spawner ended: retired by us (once it owes no reply, or after
+ * SPAWN_RETIRE_MS), or killed. The entries still waiting for a runner get
+ * none. */
 static void on_hangup(struct server *s, bool died)
 {
+	int status;
+
 	on_reply(s);
 	for (struct entry *e = s->entries, *next; e; e = next) {
 		next = e->next;
@@ -286,9 +295,16 @@ static void on_hangup(struct server *s, bool died)
 	}
 	s->spawner.lost |= s->spawner.pending > 0;
 	s->spawner.pending = 0;
-	spawner_end(s);
-	if (died) /* a new one is made at the next refill, not in a loop */
-		s->backoff_until_ns = tc_now_ns() + SPAWN_BACKOFF_MS * 1000000ull;
+	status = spawner_end(s);
+	if (!died)
+		return;
+	fprintf(stderr,
+		"toolcell: serve: the spawner ended (%s %d); a new one makes the next pool "
+		"entries\n",
+		WIFSIGNALED(status) ? "killed by signal" : "exit status",
+		WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	/* made at the next refill, not in a loop */
+	s->backoff_until_ns = tc_now_ns() + SPAWN_BACKOFF_MS * 1000000ull;
 }
 
 /* A spawner made with a setup SIGHUP replaced: its last replies taken

@@ -881,6 +881,31 @@ PY
 	run ! pgrep -f "$mark"
 }
 
+@test "a spawner killed while it owes a runner: the server makes a new one, the entry it owed is asked again, calls are answered and nothing is left" {
+	srv_start --pool 1 --max-sandboxes 2
+	spawner=$(srv_spawner "$SERVER")
+	[ -n "$spawner" ]
+	echo 'def run(args): return args' >"$TC_TMP/echo.py"
+	# stopped, it takes the refill's request and never answers it
+	kill -STOP "$spawner"
+	ask "$(req 1 call "$TC_TMP/echo.py" 1)"
+	[ "$(answer 1 data)" = 1 ]
+	srv_until pools.0.starting=1 pools.0.ready=0
+	kill -KILL "$spawner"
+	srv_until pools.0.ready=1
+	[ -n "$(srv_spawner "$SERVER")" ]
+	[ "$(srv_spawner "$SERVER")" != "$spawner" ]
+	ask "$(req 2 call "$TC_TMP/echo.py" 2)" "$(req 3 call "$TC_TMP/echo.py" 3)"
+	[ "$(answer 2 data)" = 2 ]
+	[ "$(answer 3 data)" = 3 ]
+	srv_until pools.0.ready=1 pools.0.busy=0 pools.0.ending=0
+	# the server's children: its spawner and one runner, none a zombie
+	[ "$(pgrep -c -P "$SERVER")" = 2 ]
+	[ "$(ps -o stat= --ppid "$SERVER" | grep -c Z)" = 0 ]
+	grep -qx 'toolcell: serve: the spawner ended (killed by signal 9); a new one makes the next pool entries' \
+		"$TC_TMP/serve.err"
+}
+
 @test "32 concurrent clients each get their own answer; every call had a fresh sandbox" {
 	srv_start --pool 4 --max-sandboxes 8 --queue 64
 	cat >"$TC_TMP/double.py" <<'PY'
