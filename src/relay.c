@@ -2,6 +2,7 @@
  * blocks: supervise.c calls read and write only when poll said so, and the
  * caller's own descriptors are never switched to O_NONBLOCK (that would
  * change them for whoever shares them). */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -51,6 +52,16 @@ int tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint
 	return 0;
 }
 
+int tc_stream_watch(struct tc_stream *s, int fd)
+{
+	memset(s, 0, sizeof(*s));
+	s->own_dst = s->dst = -1;
+	s->cap = UINT64_MAX;
+	s->own_src = s->watch = true;
+	s->src = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	return s->src < 0 ? -errno : 0;
+}
+
 void tc_stream_cut(struct tc_stream *s)
 {
 	if (!s->src_eof || s->start != s->end)
@@ -65,7 +76,7 @@ void tc_stream_cut(struct tc_stream *s)
 
 bool tc_stream_want_read(const struct tc_stream *s)
 {
-	return !s->src_eof && !s->dst_gone && s->end < TC_RELAY_BUF;
+	return !s->watch && !s->src_eof && !s->dst_gone && s->end < TC_RELAY_BUF;
 }
 
 bool tc_stream_want_write(const struct tc_stream *s)

@@ -31,6 +31,10 @@ struct tc_stream {
 	char tail[256]; /* the last bytes read, for diagnosis (a MemoryError line) */
 	size_t tail_len;
 	char *buf; /* TC_RELAY_BUF bytes, malloc'ed: only pages that data reaches are touched */
+	/* src is a copy of a read end that our caller reads (TC_IO_DIRECT):
+	 * never read here, polled for its hang-up alone (every writer closed),
+	 * which ends the stream */
+	bool watch;
 };
 
 /* Set up a stream (0, or -ENOMEM). dst_is_ours: dst is our pipe end and may
@@ -40,6 +44,10 @@ struct tc_stream {
  * description, a socket is written with MSG_DONTWAIT, a regular file as is.
  * A write never blocks the loop. */
 int tc_stream_init(struct tc_stream *s, int src, int dst, bool dst_is_ours, uint64_t cap);
+
+/* A stream that only watches fd (a copy of a read end that the caller
+ * reads; the copy is ours to close) for its hang-up. 0, or -errno. */
+int tc_stream_watch(struct tc_stream *s, int fd);
 
 /* The destination is gone (nobody reads): close the source, so the tool
  * sees EPIPE as it would writing to the dead reader directly. */

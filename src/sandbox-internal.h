@@ -41,7 +41,12 @@ struct tc_sandbox {
 	uint64_t idle_ns[2];
 	uint64_t call_memory, call_pids; /* tc_sandbox_call_limits's (0: the spec's) */
 	bool call_leaf;			 /* the sandbox moved into its call's own cgroup leaf */
+	uint64_t dispatch_ns; /* tc_sandbox_begin_direct's (0: the begin is the dispatch) */
 };
+
+/* The tool's stdin from memory: buf, then EOF (0, or -ENOMEM). */
+int tc_sandbox_stdin_from(struct tc_sandbox *r, struct tc_supervisor *s, const char *buf,
+			  size_t len);
 
 /* Fill o from what the supervisor saw: status (outcome.c), figures, limits
  * and what enforced each, syscalls, isolation. ru: the init's rusage;

@@ -303,8 +303,8 @@ static void stream_none(struct tc_stream *st)
 	st->src_eof = true;
 }
 
-/* The tool's stdin from memory: buf, then EOF. */
-static int stdin_from(struct tc_sandbox *r, struct tc_supervisor *s, const char *buf, size_t len)
+int tc_sandbox_stdin_from(struct tc_sandbox *r, struct tc_supervisor *s, const char *buf,
+			  size_t len)
 {
 	int ret = tc_stream_init(&s->in, -1, TAKE_FD(r->in[1]), true, UINT64_MAX);
 
@@ -332,11 +332,17 @@ static int start_streams(const struct tc_sandbox_spec *spec, struct tc_sandbox *
 		if (spec->warm)
 			stream_none(&s->in);
 		else
-			ret = stdin_from(r, s, spec->stdin_buf, spec->stdin_len);
+			ret = tc_sandbox_stdin_from(r, s, spec->stdin_buf, spec->stdin_len);
 		if (ret >= 0)
 			ret = tc_stream_init(&s->out, TAKE_FD(r->out[0]), -1, false,
 					     limit[TC_LIMIT_STDOUT]);
 		break;
+	case TC_IO_DIRECT:
+		/* the pipes' ends wait for tc_sandbox_take_stdio; the output's
+		 * EOF is what early_end's quick end waits for */
+		stream_none(&s->in);
+		ret = tc_stream_watch(&s->out, r->out[0]);
+		return ret < 0 ? ret : tc_stream_watch(&s->err, r->err[0]);
 	case TC_IO_RELAY:
 		ret = tc_stream_init(&s->in, STDIN_FILENO, TAKE_FD(r->in[1]), true, UINT64_MAX);
 		if (ret >= 0)
@@ -490,49 +496,12 @@ int tc_sandbox_start(const struct tc_sandbox_spec *spec, struct tc_sandbox **ret
 	return 0;
 }
 
-int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_len)
-{
-	struct tc_supervisor *s = sb->s;
-	int ret = 0;
-
-	if (sb->begun)
-		return -EALREADY;
-	sb->begun = true;
-	/* before the CPU base: a new leaf's cpu.stat counts from zero */
-	if (sb->spec->warm && s->cgroup)
-		tc_sandbox_cgroup_begin(sb);
-	/* the figures count the call alone: what the sandbox used until now */
-	if (s->cgroup) {
-		struct tc_cgroup_stats cs;
-
-		tc_cgroup_read_stats(s->cgroup, &cs);
-		if (cs.cpu_known) {
-			sb->cpu_base_ms[0] = cs.user_usec / 1000;
-			sb->cpu_base_ms[1] = cs.system_usec / 1000;
-		}
-	} else if (!tc_sandbox_base_holds(sb) && tc_supervise_cpu(sb->pid, sb->cpu_base_ms) < 0) {
-		sb->cpu_base_ms[0] = sb->cpu_base_ms[1] = 0;
-	}
-	if (sb->spec->warm) {
-		/* the init's backstop starts now too (child.h) */
-		siginfo_t si = { .si_signo = TC_SIG_BEGIN(), .si_code = SI_QUEUE };
-
-		si.si_value.sival_ptr = (void *)(uintptr_t)sb->spec->cfg->limit[TC_LIMIT_WALL];
-		if (pidfd_send_signal(sb->pidfd, TC_SIG_BEGIN(), &si, 0) < 0)
-			ret = -errno;
-		if (sb->spec->io == TC_IO_MEMORY && stdin_from(sb, s, stdin_buf, stdin_len) < 0)
-			ret = -ENOMEM;
-	}
-	tc_supervise_begin(s);
-	return ret;
-}
-
 void tc_sandbox_take_stdio(struct tc_sandbox *sb, int ret_fds[3])
 {
 	ret_fds[0] = -1;
 	ret_fds[1] = -1;
 	ret_fds[2] = -1;
-	if (sb->spec->io != TC_IO_PIPES)
+	if (sb->spec->io != TC_IO_PIPES && sb->spec->io != TC_IO_DIRECT)
 		return;
 	ret_fds[0] = TAKE_FD(sb->in[1]);
 	ret_fds[1] = TAKE_FD(sb->out[0]);

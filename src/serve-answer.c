@@ -224,26 +224,35 @@ static bool last_line_starts(const struct tc_buf *b, const char *prefix)
 	return end - start >= strlen(prefix) && !memcmp(b->p + start, prefix, strlen(prefix));
 }
 
-/* The call's own limits in the record, and what they did: an output cap of
- * the server's ended it (OutputLimit, the output cut at the cap); under a
- * lower memory limit of its own a MemoryError at its end is that limit's,
- * as the one-shot run infers it for the policy's. */
+/* The call's own limits in the record, and what its output did (the
+ * server reads it from the tool's pipes and holds the caps: the runner
+ * never sees it): past a cap it ended the call (OutputLimit, the output cut
+ * at the cap); a MemoryError (or fork's EAGAIN) at its end, at the memory
+ * (process) limit, is that limit's, as the one-shot run infers it from its
+ * stderr's last line. */
 static void call_limits(const struct call *c, const struct entry *e, struct tc_outcome *o)
 {
 	for (int i = 0; i < TC_LIMIT__MAX; i++)
 		if (c->req.asked[i] || i == TC_LIMIT_WALL)
 			o->limit[i] = c->req.limit[i];
+	o->stdout_bytes = e->out.len;
+	o->stderr_bytes = e->errb.len;
+	o->stdout_truncated = c->over_stdout;
+	o->stderr_truncated = c->over_stderr;
 	if (!c->timed_out && (c->over_stdout || c->over_stderr)) {
 		o->status = TC_STATUS_OUTPUT_LIMIT;
 		o->status_inferred = false;
-		o->stdout_truncated |= c->over_stdout;
-		o->stderr_truncated |= c->over_stderr;
 		tc_error_clear(&o->err);
 	}
-	if (c->req.asked[TC_LIMIT_MEMORY] && o->status == TC_STATUS_EXIT_NONZERO &&
-	    last_line_starts(&e->errb, "MemoryError") && o->memory_peak_bytes.known &&
+	if (o->status != TC_STATUS_EXIT_NONZERO)
+		return;
+	if (last_line_starts(&e->errb, "MemoryError") && o->memory_peak_bytes.known &&
 	    TC_MEMORY_PEAK_AT_LIMIT(o->memory_peak_bytes.value, o->limit[TC_LIMIT_MEMORY])) {
 		o->status = TC_STATUS_MEMORY_LIMIT;
+		o->status_inferred = true;
+	} else if (last_line_starts(&e->errb, "BlockingIOError: [Errno 11]") &&
+		   o->pids_peak.known && o->pids_peak.value >= o->limit[TC_LIMIT_PIDS]) {
+		o->status = TC_STATUS_PIDS_LIMIT; /* fork() refused by RLIMIT_NPROC */
 		o->status_inferred = true;
 	}
 }
@@ -261,9 +270,14 @@ static void adjust(struct server *s, const struct call *c, const struct entry *e
 		o->status_inferred = false;
 		tc_error_clear(&o->err);
 	}
+	if (c->limit_errno) { /* the call never ran (serve-pool.c, dispatch) */
+		o->status = TC_STATUS_SANDBOX_ERROR;
+		o->status_inferred = false;
+		tc_error_set(&o->err, TC_STAGE_SERVE, c->limit_errno,
+			     "cannot write the call's memory limit into its cgroup leaf");
+	}
 	o->warm_up = o->cgroup ? SERVE_WARM_UP_LEAF : SERVE_WARM_UP_RLIMIT;
 	o->limit[TC_LIMIT_STDOUT] = s->setup->cfg->limit[TC_LIMIT_STDOUT];
-	o->stdout_bytes -= o->stdout_bytes >= SERVE_READY_LEN ? SERVE_READY_LEN : o->stdout_bytes;
 	call_limits(c, e, o);
 	/* the policy the entry was made with (a SIGHUP may have loaded another) */
 	memcpy(o->policy_sha256, e->setup->policy_sha256, sizeof(o->policy_sha256));

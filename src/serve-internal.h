@@ -52,6 +52,7 @@ struct call {
 	bool timed_out;		       /* the server ended it at its deadline */
 	bool over_stdout, over_stderr; /* it wrote past the call's own cap and was ended */
 	bool stdin_eof;		       /* a session: the harness gets EOF once its input is sent */
+	int limit_errno;	       /* its memory limit could not be written into its leaf */
 	unsigned char tool_sha256[32];
 };
 
@@ -67,8 +68,12 @@ struct entry {
 	struct entry *next;
 	pid_t pid;
 	int pidfd;
-	int to, from, err, status;	    /* the runner's stdin, stdout, stderr, outcome */
-	uid_t uid;			    /* the pool key: the caller it is for */
+	int ctl;       /* the runner's stdin: struct serve_begin */
+	int to;	       /* the tool's stdin (the runner's READY note) */
+	int from, err; /* the tool's stdout, stderr (the READY note; the runner's before) */
+	int status;    /* the runner's note and outcome */
+	int mem_fd;    /* its call leaf's memory.max (the READY note), or -1 */
+	uid_t uid;     /* the pool key: the caller it is for */
 	const struct tc_serve_setup *setup; /* the policy and rootfs it was made with */
 	enum entry_state state;
 	struct tc_buf out, errb, st, frame;
@@ -83,7 +88,6 @@ struct entry {
 	pid_t warm_pids[4];
 	int warm_pidfds[4];
 	bool hurried;	    /* warming at our priority: a call waits for it */
-	bool leaf;	    /* its sandbox has a cgroup leaf: memory is the leaf's */
 	uint64_t spawn_seq; /* its runner's request to the spawner (pid 0 until it came) */
 };
 
@@ -111,14 +115,32 @@ struct spawner {
 	"limits.memory (RLIMIT_AS) counts its address space too; the CPU figures count from "      \
 	"dispatch"
 
-/* What a runner reads at dispatch, ahead of the call's frame: the limits
- * its cgroup leaf takes for the call (tc_sandbox_call_limits), and
- * whether the tool's output goes uncapped (a session: its caller caps each
- * answer, tc_sandbox_uncap_output). */
+/* What a runner reads on its stdin: the call's begin, sent at dispatch
+ * beside the frame that the server writes to the tool's stdin itself: when
+ * it was dispatched (the wall clock and the CPU count from then) and the
+ * limits its cgroup leaf holds for the call (written by the server before
+ * the frame, tc_sandbox_call_limits). The tool's output is the server's to
+ * cap (a session's: its caller caps each answer). */
 struct serve_begin {
-	uint64_t memory, pids, uncapped;
-	uint64_t prepare; /* not a call: the warm-up is done (tc_sandbox_prepare_call) */
+	uint64_t memory, pids;
+	uint64_t dispatch_ns;
 };
+
+/* A runner's note to the server, on its fd 3 (a SOCK_SEQPACKET socket,
+ * which carries the outcome too: a message of this size is a note), with
+ * the descriptors it names (SCM_RIGHTS). */
+#define SERVE_NOTE_MAGIC 0x746e6f6eu
+enum serve_note_kind {
+	/* the harness wrote (its ready line) and the call is prepared
+	 * (tc_sandbox_prepare_call: its leaf, its CPU base): the tool's stdin
+	 * write end, stdout and stderr read ends, and the leaf's memory.max
+	 * if there is one */
+	SERVE_NOTE_READY,
+};
+struct serve_note {
+	uint32_t magic, kind;
+};
+#define SERVE_NOTE_FDS 4 /* descriptors a note carries at most */
 
 struct serve_stats {
 	uint64_t by_status[TC_STATUS_SANDBOX_ERROR + 1];
@@ -187,9 +209,23 @@ void tc_serve_session_end(struct server *s, struct call *c, const struct tc_outc
 void tc_serve_session_drain(struct server *s);
 void tc_serve_session_stats(const struct server *s, struct cJSON *doc);
 
+/* serve-io.c: a call's bytes on the tool's own pipes */
+#define SERVE_READS_A_TURN 16 /* reads of a tool's output an event makes at most */
+/* The frame of c's request into f (leaf: its memory limit is the leaf's,
+ * not an rlimit). 0 or -errno. */
+int tc_serve_io_frame(const struct call *c, bool leaf, struct tc_buf *f);
+/* c's own memory limit, when below e's policy's, into e's leaf (before the
+ * frame): 0 or -errno. */
+int tc_serve_io_call_memory(const struct entry *e, const struct call *c);
+/* At most reads reads of *fd (closed at EOF) into b: before a call, at most
+ * keep bytes; during it, within the call's cap for id (stdout, stderr):
+ * past it the rest is dropped, the call marked over and the entry ended. */
+void tc_serve_io_read(struct entry *e, int *fd, struct tc_buf *b, size_t keep, enum tc_limit_id id,
+		      unsigned reads);
+
 /* serve-runner.c: the child the spawner makes for an entry (ours, by
- * CLONE_PARENT), with the ends of its four pipes (its stdin, stdout, stderr
- * and outcome); never returns */
+ * CLONE_PARENT), with the ends of its four channels (its stdin, stdout,
+ * stderr and the notes and outcome socket); never returns */
 _Noreturn void tc_serve_runner_main(const struct server *s, pid_t server, const int fds[4]);
 
 /* serve-prio.c */
@@ -225,5 +261,14 @@ size_t tc_serve_wire_encode(const struct wire_outcome *w, char *buf);
  * copies: 0, -EAGAIN while more are due, -EBADMSG when they cannot be a
  * report. */
 int tc_serve_wire_decode(const char *buf, size_t len, struct wire_outcome *w);
+
+/* A note to the server on fd (the runner's): kind and the descriptors of
+ * fds[0..n) that are not -1, which are closed here then. */
+void tc_serve_wire_note(int fd, enum serve_note_kind kind, int *fds, size_t n);
+/* One message from fd (the server's end, non-blocking) into buf, and the
+ * descriptors it carried (O_CLOEXEC, the caller's) into fds: its length,
+ * 0 at EOF, -EAGAIN when none waits, -EMSGSIZE when it did not fit (its
+ * descriptors closed), or -errno. */
+ssize_t tc_serve_wire_recv(int fd, char *buf, size_t size, int fds[SERVE_NOTE_FDS], size_t *nfds);
 
 #endif

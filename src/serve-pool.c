@@ -1,17 +1,24 @@
 /* `toolcell serve`'s warm entries (see serve.h): each is a runner child
- * (made by the spawner, serve-spawn.c, so that we never fork on a call's
- * path) that drives one sandbox through the lifecycle (sandbox.h), the tool's
- * stdio relayed on pipes to us. The warm harness writes one ready line (and
- * what its warm-up cost in CPU) before it reads anything; the frame of
- * exactly one request follows, then EOF. The runner sends the outcome back
- * on a fourth pipe as soon as the tool has exited as the sandbox's last
- * process and its output is drained (early_end), and only then waits for
- * the namespaces' teardown: we answer on the outcome, not on the runner's
- * exit, and count the entry until it exits. The server's death ends the runner
- * (PDEATHSIG), whose death ends the sandbox (the child's own PDEATHSIG),
- * whose init's death ends its PID namespace. Runs in the parent. */
+ * (serve-runner.c; made by the spawner, serve-spawn.c, so that we never
+ * fork on a call's path) that drives one sandbox through the lifecycle
+ * (sandbox.h) and hands us the tool's own stdin, stdout and stderr pipes
+ * (a note on its fourth channel, a SOCK_SEQPACKET socket): a call's bytes
+ * go between us and the tool with no runner between. The warm harness
+ * writes one ready line (and what its warm-up cost in CPU) before it reads
+ * anything; the runner prepares the call (its leaf) and says so; at
+ * dispatch we write the call's memory limit into the leaf, tell the runner
+ * when the call began, and write the frame of exactly one request to the
+ * tool, then EOF. We read and cap its output ourselves. The runner sends
+ * the outcome as soon as the tool has exited as the sandbox's last process
+ * and every writer of its output closed (early_end), and only then waits
+ * for the namespaces' teardown: we answer on the outcome, not on the
+ * runner's exit, and count the entry until it exits. The server's death
+ * ends the runner (PDEATHSIG), whose death ends the sandbox (the child's
+ * own PDEATHSIG), whose init's death ends its PID namespace. Runs in the
+ * parent. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,6 +26,7 @@
 #include <string.h>
 #include <sys/pidfd.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,6 +49,8 @@
 
 static void entry_free(struct entry *e)
 {
+	tc_closep(&e->ctl);
+	tc_closep(&e->mem_fd);
 	tc_closep(&e->to);
 	tc_closep(&e->from);
 	tc_closep(&e->err);
@@ -67,7 +77,7 @@ static int spawn(struct server *s, uid_t uid)
 
 	if (!e)
 		return -ENOMEM;
-	e->to = e->from = e->err = e->status = e->pidfd = -1;
+	e->ctl = e->to = e->from = e->err = e->status = e->pidfd = e->mem_fd = -1;
 	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pidfds); i++)
 		e->warm_pidfds[i] = -1;
 	r = tc_serve_spawn_ask(s, e);
@@ -145,76 +155,6 @@ void tc_serve_pool_fill(struct server *s)
 			fill_uid(s, c->uid);
 }
 
-/* The call's own rlimits, which the harness lowers for the tool's
- * interpreter before the tool's code runs (an entry's own were set when
- * it started, with the policy's values). In a cgroup leaf memory is the
- * leaf's, as in a one-shot run: no RLIMIT_AS. */
-static void frame_rlimits(cJSON *meta, const struct tc_serve_request *r, bool leaf)
-{
-	static const struct {
-		enum tc_limit_id id;
-		const char *name;
-	} rl[] = { { TC_LIMIT_MEMORY, "as" },
-		   { TC_LIMIT_CPU_TIME, "cpu_ms" },
-		   { TC_LIMIT_FILE_SIZE, "fsize" },
-		   { TC_LIMIT_OPEN_FILES, "nofile" } };
-	cJSON *o = cJSON_AddObjectToObject(meta, "rlimits");
-
-	for (size_t i = 0; o && i < TC_ARRAY_SIZE(rl); i++)
-		if (r->asked[rl[i].id] && !(leaf && rl[i].id == TC_LIMIT_MEMORY))
-			cJSON_AddNumberToObject(o, rl[i].name, (double)r->limit[rl[i].id]);
-}
-
-static int frame_build(struct call *c, bool leaf, struct tc_buf *f)
-{
-	/* by enum tc_serve_kind */
-	static const char *const kinds[] = { "call", "exec", "none", "sess" };
-	cJSON *meta = cJSON_CreateObject(), *argv = cJSON_AddArrayToObject(meta, "argv");
-	char head[64], *m;
-	int n, r;
-
-	cJSON_AddStringToObject(meta, "name", c->req.name);
-	for (size_t i = 0; argv && i < c->req.argc; i++)
-		cJSON_AddItemToArray(argv, cJSON_CreateString(c->req.argv[i]));
-	frame_rlimits(meta, &c->req, leaf);
-	m = tc_json_print(meta, false);
-	cJSON_Delete(meta);
-	if (!m)
-		return -ENOMEM;
-	/* fixed width, so the harness reads it with one read of known size */
-	n = snprintf(head, sizeof(head), "%-4s %09zu %08zu\n", kinds[c->req.kind],
-		     c->req.source_len, strlen(m));
-	r = tc_buf_add(f, head, (size_t)n);
-	if (r >= 0)
-		r = tc_buf_add(f, m, strlen(m));
-	if (r >= 0)
-		r = tc_buf_add(f, c->req.source, c->req.source_len);
-	if (r >= 0 && c->req.input)
-		r = tc_buf_add(f, c->req.input, c->req.input_len);
-	free(m);
-	return r;
-}
-
-void tc_serve_entry_on_writable(struct entry *e)
-{
-	while (e->to >= 0 && e->sent < e->frame.len) {
-		ssize_t w = write(e->to, e->frame.p + e->sent, e->frame.len - e->sent);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0 && errno == EAGAIN)
-			return;
-		if (w <= 0)
-			break; /* the sandbox is gone: its outcome says why */
-		e->sent += (size_t)w;
-	}
-	if (tc_serve_session_keep_open(e))
-		return;
-	/* EOF after the one request: the harness reads to it */
-	tc_closep(&e->to);
-	e->to = -1;
-	tc_buf_release(&e->frame);
-}
-
 static void record_latency(struct server *s, uint64_t us)
 {
 	s->stats.latency_us[s->stats.n_latency % SERVE_LATENCIES] = us;
@@ -223,26 +163,32 @@ static void record_latency(struct server *s, uint64_t us)
 
 static void dispatch(struct server *s, struct call *c, struct entry *e)
 {
-	struct serve_begin b = { c->req.limit[TC_LIMIT_MEMORY], s->setup->cfg->limit[TC_LIMIT_PIDS],
-				 c->req.kind == TC_SERVE_SESSION };
+	struct serve_begin b = { c->req.limit[TC_LIMIT_MEMORY],
+				 s->setup->cfg->limit[TC_LIMIT_PIDS] };
 	uint64_t now = tc_now_ns();
 
 	tc_serve_prio_restore(e); /* before the frame: it wakes the entry up */
 	e->state = ENTRY_BUSY;
 	e->call = c;
-	c->dispatch_ns = now;
+	c->dispatch_ns = b.dispatch_ns = now;
 	e->refill_ns = now + REFILL_DEFER_MS * 1000000ull;
 	c->deadline_ns = now + c->req.limit_ms * 1000000ull;
 	tc_buf_release(&e->out);
 	tc_buf_release(&e->errb);
-	if (tc_buf_add(&e->frame, &b, sizeof(b)) < 0 || frame_build(c, e->leaf, &e->frame) < 0) {
+	c->limit_errno = -tc_serve_io_call_memory(e, c);
+	if (c->limit_errno || tc_serve_io_frame(c, e->mem_fd >= 0, &e->frame) < 0) {
 		kill(e->pid, SIGTERM);
 		e->state = ENTRY_ENDING;
 		return;
 	}
 	if (c->req.kind == TC_SERVE_SESSION)
 		tc_serve_session_begin(s, c, e);
+	/* the frame to the tool itself, after the limits; then the runner's
+	 * begin (it counts the call from now): woken first, the tool takes
+	 * the idle CPU, and the runner's begin runs beside it */
 	tc_serve_entry_on_writable(e);
+	if (write(e->ctl, &b, sizeof(b)) != (ssize_t)sizeof(b))
+		tc_serve_entry_end(s, e);
 	record_latency(s, (now - c->queued_ns) / 1000);
 	if (c->warm)
 		s->stats.warm++;
@@ -329,71 +275,43 @@ static void ready_line(struct server *s, struct entry *e)
 	 * tc_sandbox_begin, which reads the whole sandbox's */
 	(void)cpu;
 	tc_buf_drop(&e->out, (size_t)(nl - e->out.p) + 1);
-	/* a leaf's move waits for the kernel, the CPU base reads /proc: now,
-	 * not at dispatch (an empty pipe takes it whole; lost, the runner
-	 * does both at dispatch) */
-	(void)!write(e->to, &(struct serve_begin){ .prepare = 1 }, sizeof(struct serve_begin));
+	/* its runner prepared the call before it handed us the pipes (the
+	 * leaf's move waits for the kernel, the CPU base reads /proc: not on
+	 * a call's path) */
 	tc_serve_prio_note(e);
 	e->state = ENTRY_READY;
 	s->backoff_ms = 0;
 	s->ever_ready = true;
 }
 
-/* Read what the fd has, into b while it stays within keep bytes; at EOF
- * close it (*fd -1), or poll would report its hang-up again and again
- * while the runner tears its sandbox down. */
-static void drain_into(int *fd, struct tc_buf *b, size_t keep)
-{
-	char chunk[65536];
-	ssize_t n = -1;
-
-	while (*fd >= 0 && ((n = read(*fd, chunk, sizeof(chunk))) > 0 || (n < 0 && errno == EINTR)))
-		if (n > 0 && b->len < keep)
-			(void)tc_buf_add(b, chunk,
-					 (size_t)n < keep - b->len ? (size_t)n : keep - b->len);
-	if (*fd >= 0 && n == 0)
-		tc_closep(fd);
-}
-
-/* A call's own output cap (below the policy's, which the runner holds):
- * what is past it is dropped and the call ended. */
-static void call_cap(struct entry *e, struct tc_buf *b, enum tc_limit_id id, bool *over)
-{
-	uint64_t cap;
-
-	if (!e->call || !e->call->req.asked[id])
-		return;
-	cap = e->call->req.limit[id];
-	if (b->len <= cap)
-		return;
-	b->len = cap;
-	b->p[cap] = '\0';
-	if (!*over)
-		tc_serve_entry_end(NULL, e);
-	*over = true;
-}
-
-void tc_serve_entry_on_output(struct server *s, struct entry *e)
+/* The tool's stdout, read from its own pipe: the ready line, then the
+ * call's output, within its cap. */
+static void on_output(struct server *s, struct entry *e, unsigned reads)
 {
 	if (tc_serve_session_relay(e, &e->from, "out"))
 		return;
-	/* the runner caps the tool's stdout at the policy's limit already */
-	drain_into(&e->from, &e->out, s->entry_cfg.limit[TC_LIMIT_STDOUT] + READY_LINE_MAX);
-	if (e->call)
-		call_cap(e, &e->out, TC_LIMIT_STDOUT, &e->call->over_stdout);
+	tc_serve_io_read(e, &e->from, &e->out, READY_LINE_MAX + 1, TC_LIMIT_STDOUT, reads);
 	if (e->state == ENTRY_STARTING && e->out.len)
 		ready_line(s, e);
 	if (e->state == ENTRY_READY && e->out.len)
 		tc_serve_entry_end(s, e); /* it wrote before it was asked anything */
 }
 
-void tc_serve_entry_on_error(struct entry *e)
+static void on_error(struct entry *e, unsigned reads)
 {
 	if (tc_serve_session_relay(e, &e->err, "err"))
 		return;
-	drain_into(&e->err, &e->errb, ERR_KEEP_MAX + (size_t)(64u << 20));
-	if (e->call)
-		call_cap(e, &e->errb, TC_LIMIT_STDERR, &e->call->over_stderr);
+	tc_serve_io_read(e, &e->err, &e->errb, ERR_KEEP_MAX, TC_LIMIT_STDERR, reads);
+}
+
+void tc_serve_entry_on_output(struct server *s, struct entry *e)
+{
+	on_output(s, e, SERVE_READS_A_TURN);
+}
+
+void tc_serve_entry_on_error(struct entry *e)
+{
+	on_error(e, SERVE_READS_A_TURN);
 }
 
 /* The whole outcome, or NULL while it has not all arrived (or never can). */
@@ -413,17 +331,67 @@ static void answer(struct server *s, struct entry *e, struct wire_outcome *w)
 {
 	struct call *c = e->call;
 
-	tc_serve_entry_on_output(s, e);
-	tc_serve_entry_on_error(e);
+	/* every writer of the pipes is closed by now (the tool's exit seen,
+	 * or the sandbox gone): what they hold is the rest, to their EOF */
+	on_output(s, e, UINT_MAX);
+	on_error(e, UINT_MAX);
 	e->call = NULL;
 	tc_serve_answer_call(s, c, e, w ? &w->o : NULL);
 }
 
-void tc_serve_entry_on_status(struct server *s, struct entry *e)
+/* A note of the runner's, with the descriptors it carried. */
+static void on_note(struct server *s, struct entry *e, const struct serve_note *n, int *fds,
+		    size_t nfds)
 {
+	if (n->kind == SERVE_NOTE_READY && (nfds == 3 || nfds == 4) && e->to < 0 &&
+	    e->state == ENTRY_STARTING) {
+		/* the tool's own pipes, in place of the runner's stdout and
+		 * stderr, which carry nothing */
+		tc_closep(&e->from);
+		tc_closep(&e->err);
+		e->to = TAKE_FD(fds[0]);
+		e->from = TAKE_FD(fds[1]);
+		e->err = TAKE_FD(fds[2]);
+		if (nfds == 4)
+			e->mem_fd = TAKE_FD(fds[3]);
+		fcntl(e->to, F_SETFL, O_NONBLOCK);
+		fcntl(e->from, F_SETFL, O_NONBLOCK);
+		fcntl(e->err, F_SETFL, O_NONBLOCK);
+		on_output(s, e, SERVE_READS_A_TURN); /* its ready line is there */
+	}
+	for (size_t i = 0; i < nfds; i++)
+		tc_closep(&fds[i]);
+}
+
+/* What the runner sent: its notes, then its outcome (one message each);
+ * at EOF the socket is closed. */
+static void status_read(struct server *s, struct entry *e)
+{
+	static char buf[sizeof(struct wire_outcome)];
 	struct wire_outcome *w;
 
-	drain_into(&e->status, &e->st, sizeof(struct wire_outcome));
+	while (e->status >= 0) {
+		int fds[SERVE_NOTE_FDS];
+		size_t nfds = 0;
+		ssize_t n = tc_serve_wire_recv(e->status, buf, sizeof(buf), fds, &nfds);
+		struct serve_note note;
+
+		if (n == -EAGAIN)
+			break;
+		if (n <= 0 && n != -EMSGSIZE) {
+			tc_closep(&e->status);
+			break;
+		}
+		memcpy(&note, buf, sizeof(note));
+		if (n == (ssize_t)sizeof(note) && note.magic == SERVE_NOTE_MAGIC) {
+			on_note(s, e, &note, fds, nfds);
+			continue;
+		}
+		for (size_t i = 0; i < nfds; i++)
+			tc_closep(&fds[i]);
+		if (n > 0 && e->st.len < sizeof(struct wire_outcome))
+			(void)tc_buf_add(&e->st, buf, (size_t)n);
+	}
 	w = outcome_of(e);
 	if (!w || !e->call)
 		return;
@@ -431,6 +399,14 @@ void tc_serve_entry_on_status(struct server *s, struct entry *e)
 	 * exits, but answers now */
 	answer(s, e, w);
 	e->state = ENTRY_ENDING;
+}
+
+void tc_serve_entry_on_status(struct server *s, struct entry *e)
+{
+	status_read(s, e);
+	/* a ready entry takes a waiting call */
+	if (e->state == ENTRY_READY)
+		tc_serve_pool_dispatch(s);
 }
 
 static void unlink_entry(struct server *s, struct entry *e)
@@ -493,7 +469,7 @@ void tc_serve_entry_on_exit(struct server *s, struct entry *e)
 	struct wire_outcome *w = NULL;
 
 	waitpid(e->pid, NULL, 0);
-	tc_serve_entry_on_status(s, e); /* answers, if the outcome came */
+	status_read(s, e); /* answers, if the outcome came */
 	tc_serve_entry_on_output(s, e);
 	tc_serve_entry_on_error(e);
 	w = outcome_of(e);

@@ -1,11 +1,13 @@
 /* `toolcell serve`'s runner (see serve-internal.h): the server's child that
  * drives one warm entry's sandbox through the lifecycle (sandbox.h), from
- * its start to its teardown. It reads the server's messages on its stdin
- * (the warm-up is done; the call begins, under these limits), relays the
- * tool's stdio, and sends the outcome on its fd 3 as soon as the call is
- * over (early_end), before the namespaces' teardown. The server's death
- * ends it (PDEATHSIG), whose death ends the sandbox. Runs in the parent
- * (toolcell's side of clone). */
+ * its start to its teardown. The tool's stdio is the server's (TC_IO_DIRECT:
+ * it writes the request and reads the output on the tool's own pipes, which
+ * we hand it in a note on our fd 3); we read the server's messages on our
+ * stdin (the warm-up is done; the call was dispatched, under these limits),
+ * watch the output's end without reading it, and send the outcome on fd 3
+ * as soon as the call is over (early_end), before the namespaces'
+ * teardown. The server's death ends us (PDEATHSIG), whose death ends the
+ * sandbox. Runs in the parent (toolcell's side of clone). */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -21,40 +23,58 @@
 #include "util.h"
 
 /* The sandbox's loop, as tc_sandbox_supervise, but the call begins (its
- * clock, its CPU figures, the init's backstop, the samples) when its frame
- * arrives on our stdin: until then the entry is idle, and costs no wake-up. */
-static void runner_supervise(struct tc_sandbox *sb)
+ * clock from its dispatch, its CPU figures, the init's backstop, the
+ * samples) when the server's begin arrives on our stdin: until then the
+ * entry is idle, and costs no wake-up. The tool's pipes (stdio) are ours
+ * until its ready line arrives, then the server's: the call's frame and
+ * output go between it and the tool directly, not through us. */
+static void runner_supervise(struct tc_sandbox *sb, int stdio[3])
 {
-	struct pollfd p[TC_SANDBOX_POLLFDS + 1];
+	struct pollfd p[TC_SANDBOX_POLLFDS + 2];
 	bool begun = false;
 
 	for (bool over = false; !over;) {
 		tc_sandbox_pollfds(sb, p);
 		p[TC_SANDBOX_POLLFDS] = (struct pollfd){ .fd = begun ? -1 : 0, .events = POLLIN };
+		/* until the harness's ready line: its stdout, for the line's
+		 * arrival (the server reads it) */
+		p[TC_SANDBOX_POLLFDS + 1] = (struct pollfd){ .fd = stdio[1], .events = POLLIN };
 		if (poll(p, TC_ARRAY_SIZE(p), tc_poll_timeout(tc_sandbox_deadline(sb))) < 0 &&
 		    errno != EINTR)
 			return; /* finish kills it and says why */
-		/* before the frame is relayed: the call starts now, under the
-		 * limits the server sent ahead of it */
+		/* the warm-up is done, the harness on its way into its read:
+		 * the call's leaf and CPU base now, then the tool's pipes and
+		 * the leaf's memory.max to the server, which reads the line */
+		if (stdio[1] >= 0 && p[TC_SANDBOX_POLLFDS + 1].revents) {
+			int fds[4] = { stdio[0], stdio[1], stdio[2], -1 };
+
+			stdio[0] = stdio[1] = stdio[2] = -1;
+			/* failed (or the harness gone), the sandbox is killed
+			 * or ends: its outcome says why, the entry never ready */
+			if ((p[TC_SANDBOX_POLLFDS + 1].revents & POLLIN) &&
+			    tc_sandbox_prepare_call(sb) == 0) {
+				fds[3] = tc_sandbox_call_memory_fd(sb);
+				tc_serve_wire_note(3, SERVE_NOTE_READY, fds, 4);
+			}
+			for (size_t i = 0; i < TC_ARRAY_SIZE(fds); i++)
+				tc_closep(&fds[i]);
+		}
+		/* the call started at its dispatch, under the limits the
+		 * server wrote into the leaf before the frame */
 		if (!begun && p[TC_SANDBOX_POLLFDS].revents) {
 			struct serve_begin b = { 0 };
 			bool whole = tc_read_full(0, &b, sizeof(b)) == (ssize_t)sizeof(b);
 
-			if (whole && b.prepare) { /* ready, idle: the leaf, the CPU base */
-				tc_sandbox_prepare_call(sb);
-				continue; /* poll reports the rest again */
-			}
 			begun = true;
 			if (whole)
 				tc_sandbox_call_limits(sb, b.memory, b.pids);
-			/* a session's answers are many: its caller caps each one */
-			if (b.uncapped)
-				tc_sandbox_uncap_output(sb);
 			/* it fails only when the init is gone: the run ends anyway */
-			(void)tc_sandbox_begin(sb, NULL, 0);
+			(void)tc_sandbox_begin_direct(sb, b.dispatch_ns);
 		}
 		over = tc_sandbox_on_events(sb, p);
 	}
+	for (int i = 0; i < 3; i++)
+		tc_closep(&stdio[i]);
 }
 
 _Noreturn void tc_serve_runner_main(const struct server *s, pid_t server, const int fds[4])
@@ -66,7 +86,7 @@ _Noreturn void tc_serve_runner_main(const struct server *s, pid_t server, const 
 	struct tc_sandbox_spec spec = { .cfg = &s->entry_cfg,
 					.argv = argv,
 					.cwd = "/",
-					.io = TC_IO_RELAY,
+					.io = TC_IO_DIRECT,
 					.warm = true,
 					.early_end = true };
 	struct tc_sandbox_result res = { 0 };
@@ -100,7 +120,12 @@ _Noreturn void tc_serve_runner_main(const struct server *s, pid_t server, const 
 		o.status = TC_STATUS_SANDBOX_ERROR;
 		o.err = e;
 	} else {
-		runner_supervise(sb);
+		int stdio[3];
+
+		/* the server writes the call's frame to the tool and reads its
+		 * output itself, once the entry is ready */
+		tc_sandbox_take_stdio(sb, stdio);
+		runner_supervise(sb, stdio);
 		tc_sandbox_finish(sb, &o, &res, &e);
 	}
 	tc_serve_wire_pack(&o, res.exec_errno, w);

@@ -37,7 +37,7 @@
 #include "toolcell/sandbox.h"
 #include "util.h"
 
-#define SPAWN_FDS	 5 /* to, from, err, status, pidfd */
+#define SPAWN_FDS	 5 /* ctl, from, err, status, pidfd */
 #define SPAWN_BACKOFF_MS 100
 #define SPAWN_RETIRE_MS	 5000 /* a replaced spawner's last replies come within this */
 #define SPAWNER_NAME	 "toolcell-spawn"
@@ -50,7 +50,6 @@ struct spawn_reply {
 	uint64_t seq;
 	int32_t pid;   /* the runner, our child; 0: none */
 	int32_t error; /* errno when there is none */
-	uint32_t leaf; /* its sandbox will have a cgroup leaf (tc_sandbox_leaf_ahead) */
 };
 
 /* ---- in the spawner ---- */
@@ -93,9 +92,10 @@ static void spawn_one(const struct server *s, pid_t server, int sock, uint64_t s
 	};
 	long pid = -1;
 
-	r.leaf = tc_sandbox_leaf_ahead(s->setup->cfg);
+	/* the fourth, the runner's note (with descriptors) and its outcome */
 	for (int i = 0; i < 4; i++)
-		if (pipe2(p[i], O_CLOEXEC) < 0)
+		if ((i < 3 ? pipe2(p[i], O_CLOEXEC)
+			   : socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, p[i])) < 0)
 			goto out;
 	pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid == 0) {
@@ -211,20 +211,19 @@ static struct entry *asked(struct server *s, uint64_t seq)
 static void got_runner(struct entry *e, const struct spawn_reply *r, const int *fds)
 {
 	e->pid = r->pid;
-	e->to = fds[0];
+	e->ctl = fds[0];
 	e->from = fds[1];
 	e->err = fds[2];
 	e->status = fds[3];
 	e->pidfd = fds[4];
-	e->leaf = r->leaf;
 	if (e->state == ENTRY_ENDING) {
-		tc_closep(&e->to); /* no go: it ends at the EOF, and is reaped */
+		tc_closep(&e->ctl); /* no go: it ends at the EOF, and is reaped */
 		return;
 	}
 	/* our child's pid stays its own until we reap it */
 	if (!e->hurried)
 		setpriority(PRIO_PROCESS, (id_t)e->pid, TC_SERVE_WARM_NICE);
-	(void)!write(e->to, "", 1); /* go: the runner may make processes */
+	(void)!write(e->ctl, "", 1); /* go: the runner may make processes */
 }
 
 /* One reply, or false when none is there. */

@@ -1,5 +1,6 @@
 /* `toolcell serve`'s runner report (see serve-internal.h): a sandbox's
- * outcome, as a runner sends it to the server on its outcome pipe. The
+ * outcome, as a runner sends it to the server on its outcome socket, and
+ * the notes with descriptors that go before it. The
  * struct tc_outcome goes with copies of its strings beside it, and on the
  * wire its denied[] array (36 KB, one slot per system call number) carries
  * only the n_denied entries in use: a report is about 8.6 KB, not 45. Pure;
@@ -9,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "serve-internal.h"
 #include "util.h"
@@ -100,4 +103,78 @@ int tc_serve_wire_decode(const char *buf, size_t len, struct wire_outcome *w)
 	w->not_applied[sizeof(w->not_applied) - 1] = '\0';
 	unpack(w);
 	return 0;
+}
+
+void tc_serve_wire_note(int fd, enum serve_note_kind kind, int *fds, size_t n)
+{
+	struct serve_note m = { SERVE_NOTE_MAGIC, kind };
+	union {
+		char buf[CMSG_SPACE(SERVE_NOTE_FDS * sizeof(int))];
+		struct cmsghdr align;
+	} u = { 0 };
+	struct iovec iov = { &m, sizeof(m) };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	int keep[SERVE_NOTE_FDS];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k < SERVE_NOTE_FDS; i++)
+		if (fds[i] >= 0)
+			keep[k++] = fds[i];
+	if (k) {
+		struct cmsghdr *c;
+
+		mh.msg_control = u.buf;
+		mh.msg_controllen = CMSG_SPACE(k * sizeof(int));
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(k * sizeof(int));
+		memcpy(CMSG_DATA(c), keep, k * sizeof(int));
+	}
+	/* lost, the server never uses the entry (it ends it) */
+	while (sendmsg(fd, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+	for (size_t i = 0; i < n; i++)
+		tc_closep(&fds[i]);
+}
+
+ssize_t tc_serve_wire_recv(int fd, char *buf, size_t size, int fds[SERVE_NOTE_FDS], size_t *nfds)
+{
+	union {
+		char buf[CMSG_SPACE(SERVE_NOTE_FDS * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { buf, size };
+	struct msghdr mh = { .msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = u.buf,
+			     .msg_controllen = sizeof(u.buf) };
+	ssize_t n;
+
+	*nfds = 0;
+	do
+		n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c)) {
+		size_t k = c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS
+				   ? (c->cmsg_len - CMSG_LEN(0)) / sizeof(int)
+				   : 0;
+
+		for (size_t i = 0; i < k; i++) {
+			int d;
+
+			memcpy(&d, CMSG_DATA(c) + i * sizeof(int), sizeof(d));
+			if (*nfds < SERVE_NOTE_FDS)
+				fds[(*nfds)++] = d;
+			else
+				close(d);
+		}
+	}
+	if (n >= 0 && (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+		for (size_t i = 0; i < *nfds; i++)
+			close(fds[i]);
+		*nfds = 0;
+		return -EMSGSIZE;
+	}
+	return n < 0 ? -errno : n;
 }

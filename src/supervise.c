@@ -476,6 +476,13 @@ static void add(struct pollfd *p, int slot, int fd, short ev)
 
 static void stream_io(struct tc_stream *st, const struct pollfd *src, const struct pollfd *dst)
 {
+	if (st->watch) { /* our caller reads it: every writer closed */
+		if (src->fd >= 0 && src->revents) {
+			st->src_eof = true;
+			tc_closep(&st->src);
+		}
+		return;
+	}
 	if (src->fd >= 0 && (src->revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))) {
 		if (src->revents & POLLNVAL)
 			st->src_eof = true;
@@ -498,12 +505,12 @@ void tc_supervise_init(struct tc_supervisor *s)
 	s->next_sample_ns = s->warm ? UINT64_MAX : s->start_ns + s->sample_ms * 1000000ull;
 }
 
-void tc_supervise_begin(struct tc_supervisor *s)
+void tc_supervise_begin(struct tc_supervisor *s, uint64_t start_ns)
 {
-	s->start_ns = tc_now_ns();
+	s->start_ns = start_ns;
 	s->deadline_ns = s->start_ns + s->wall_ms * 1000000ull;
 	s->next_sample_ns = s->start_ns + s->sample_ms * 1000000ull;
-	s->wake_ns = s->start_ns; /* the next turn sees the new clock */
+	s->wake_ns = tc_now_ns(); /* the next turn sees the new clock */
 	s->begun = true;
 }
 
@@ -578,6 +585,15 @@ bool tc_supervise_turn(struct tc_supervisor *s)
 	return false;
 }
 
+/* A watched stream asks for nothing but its hang-up, which poll reports
+ * anyway: a write (a wake-up for POLLIN only) never wakes us. */
+static short src_events(const struct tc_stream *st)
+{
+	if (st->watch)
+		return st->src_eof ? 0 : POLLHUP;
+	return tc_stream_want_read(st) ? POLLIN : 0;
+}
+
 void tc_supervise_pollfds(const struct tc_supervisor *s, struct pollfd *p)
 {
 	add(p, SLOT_SYNC, s->sync_fd, POLLIN);
@@ -587,9 +603,9 @@ void tc_supervise_pollfds(const struct tc_supervisor *s, struct pollfd *p)
 	add(p, SLOT_IN_SRC, s->init_exited ? -1 : s->in.src,
 	    tc_stream_want_read(&s->in) ? POLLIN : 0);
 	add(p, SLOT_IN_DST, s->in.dst, tc_stream_want_write(&s->in) ? POLLOUT : 0);
-	add(p, SLOT_OUT_SRC, s->out.src, tc_stream_want_read(&s->out) ? POLLIN : 0);
+	add(p, SLOT_OUT_SRC, s->out.src, src_events(&s->out));
 	add(p, SLOT_OUT_DST, s->out.dst, tc_stream_want_write(&s->out) ? POLLOUT : 0);
-	add(p, SLOT_ERR_SRC, s->err.src, tc_stream_want_read(&s->err) ? POLLIN : 0);
+	add(p, SLOT_ERR_SRC, s->err.src, src_events(&s->err));
 	add(p, SLOT_ERR_DST, s->err.dst, tc_stream_want_write(&s->err) ? POLLOUT : 0);
 }
 

@@ -119,8 +119,9 @@ bool tc_supervise_turn(struct tc_supervisor *s);
 void tc_supervise_pollfds(const struct tc_supervisor *s, struct pollfd *p);
 void tc_supervise_events(struct tc_supervisor *s, const struct pollfd *p);
 
-/* The wall clock starts again now (a warm sandbox's call is dispatched). */
-void tc_supervise_begin(struct tc_supervisor *s);
+/* The wall clock starts again at start_ns, now or a moment ago (a warm
+ * sandbox's call was dispatched then). */
+void tc_supervise_begin(struct tc_supervisor *s, uint64_t start_ns);
 
 /* End the run for a reason of the caller's (first reason wins). */
 void tc_supervise_kill(struct tc_supervisor *s, enum tc_kill_reason why);

@@ -48,6 +48,14 @@ enum tc_io_mode {
 		       * stdin write end and its stdout and stderr read ends; no
 		       * output cap, no stdout/stderr counts, no stderr tail unless
 		       * the caller hands it over (tc_sandbox_stderr_seen) */
+	TC_IO_DIRECT, /* a server's warm sandbox: the caller takes the tool's stdin
+		       * write end and its stdout and stderr read ends
+		       * (tc_sandbox_take_stdio), writes the call's request
+		       * (tc_sandbox_begin_direct) and reads the output itself: no
+		       * output cap, no stdout/stderr counts, no stderr tail here
+		       * (the caller's). toolcell keeps a copy of each read end
+		       * that it never reads, polled for its hang-up alone (every
+		       * writer closed): the output's end that early_end waits for */
 };
 
 struct tc_sandbox_spec {
@@ -120,8 +128,24 @@ bool tc_sandbox_leaf_ahead(const struct tc_config *cfg);
  * Without a leaf, the CPU base the call's figures count from is taken now
  * (tc_sandbox_begin keeps it if no process of the sandbox ran since).
  * Without it tc_sandbox_begin does both. A failure kills the sandbox (its
- * outcome says why). Before tc_sandbox_begin. */
-void tc_sandbox_prepare_call(struct tc_sandbox *sb);
+ * outcome says why: -errno). Before tc_sandbox_begin. */
+int tc_sandbox_prepare_call(struct tc_sandbox *sb);
+
+/* TC_IO_DIRECT, after tc_sandbox_prepare_call: the call's leaf's
+ * memory.max, opened for writing (O_CLOEXEC, the caller's to close), into
+ * which the caller that dispatches the call writes a lower limit of the
+ * call's own before the tool can read its request; -1 without a leaf. */
+int tc_sandbox_call_memory_fd(const struct tc_sandbox *sb);
+
+/* TC_IO_DIRECT: the call was dispatched at dispatch_ns (tc_now_ns's clock)
+ * by the caller, which wrote its lower memory limit (if any) into the
+ * leaf and the request to the tool itself. As tc_sandbox_begin, but the
+ * wall clock counts from dispatch_ns, the limits of tc_sandbox_call_limits
+ * are only noted (in force already), and the CPU base is the one
+ * tc_sandbox_prepare_call took while the entry was idle (nothing of the
+ * sandbox runs between it and the dispatch: the harness is blocked in
+ * its read), or taken now if it could not be. */
+int tc_sandbox_begin_direct(struct tc_sandbox *sb, uint64_t dispatch_ns);
 
 /* A warm sandbox's call may run under lower memory and pids limits than
  * the spec's (each at most the spec's): with a cgroup leaf,
@@ -131,7 +155,8 @@ void tc_sandbox_prepare_call(struct tc_sandbox *sb);
 void tc_sandbox_call_limits(struct tc_sandbox *sb, uint64_t memory, uint64_t pids);
 
 /* TC_IO_PIPES: the tool's stdin write end and stdout, stderr read ends
- * (O_CLOEXEC, blocking), now the caller's to close; -1 once taken. */
+ * (O_CLOEXEC, blocking), now the caller's to close; -1 once taken.
+ * TC_IO_DIRECT: the same, the caller's to make non-blocking if it wants. */
 void tc_sandbox_take_stdio(struct tc_sandbox *sb, int ret_fds[3]);
 
 /* TC_IO_PIPES: bytes of the tool's stderr that the caller relayed, so the

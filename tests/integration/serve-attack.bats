@@ -355,6 +355,64 @@ time.sleep(300)' "$TC_TMP/s.sock" "$TC_TMP/l1" "$TC_TMP/sent" &
 	[ "$left" -le 3 ]
 }
 
+@test "a tool that reads none of its 900 KB request and keeps its output open holds no other caller: the server's ends of its pipes never block" {
+	policy '"limits": {"request_size": "1M", "timeout": 60}'
+	srv_start --pool 2 --max-sandboxes 4
+	# the server writes the request into the tool's stdin and reads its
+	# output itself (no runner between): the pipe takes 64 KiB of the
+	# 900 KB, and the tool writes a line and then nothing, its pipes open
+	cat >"$TC_TMP/hold.py" <<'PY'
+import os, sys
+sys.stdout.write("held\n"); sys.stdout.flush()
+sys.stderr.write("err\n"); sys.stderr.flush()
+# the same process, marked, with the same stdio
+os.execv("/usr/bin/python3", ["python3", "-c", "import time; time.sleep(60)", sys.argv[1]])
+PY
+	echo 'print("small")' >"$TC_TMP/small.py"
+	"$PY" -I -c '
+import json, sys
+print(json.dumps({"id": 1, "kind": "exec", "source": open(sys.argv[1]).read(),
+                  "argv": [sys.argv[2]], "stdin": "z" * 900000}))' \
+		"$TC_TMP/hold.py" "$MARK" >"$TC_TMP/l1"
+	"$PY" -I -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(open(sys.argv[2], "rb").read())
+buf = b""
+while not buf.endswith(b"\n"):
+    c = s.recv(1 << 20)
+    if not c:
+        break
+    buf += c
+open(sys.argv[3], "wb").write(buf)' "$TC_TMP/s.sock" "$TC_TMP/l1" "$TC_TMP/a1" &
+	PIDS+=($!)
+	until_marked || {
+		cat "$TC_TMP/a1" 2>/dev/null
+		srv_stats "$TC_TMP/s.sock"
+		false
+	}
+	# its call runs, its stdin full, its output open
+	for _ in $(seq 300); do [ "$(stats pools.0.busy)" = 1 ] && break; sleep 0.1; done
+	[ "$(stats pools.0.busy)" = 1 ]
+	# another caller is answered, call after call, while it holds on
+	for i in 1 2 3; do
+		ask "$(exec_line "$i" "$TC_TMP/small.py")"
+		[ "$(answer "$i" stdout)" = small ]
+	done
+	[ ! -e "$TC_TMP/a1" ]
+	[ -n "$(marked)" ]
+	# its end, from a server that never waited on it
+	kill -TERM "$(marked | head -1)"
+	wait "${PIDS[0]}"
+	PIDS=()
+	[ "$(jget status <"$TC_TMP/a1")" = signaled ]
+	[ "$(jget stdout <"$TC_TMP/a1")" = held ]
+	[ "$(jget stderr <"$TC_TMP/a1")" = err ]
+	[ "$(jget record.stdout_bytes <"$TC_TMP/a1")" = 5 ]
+	[ "$(jget record.stderr_bytes <"$TC_TMP/a1")" = 4 ]
+}
+
 @test "a client that never reads: the others are answered, the server stops reading it, its answers wait for it whole" {
 	srv_start --pool 2 --max-sandboxes 4
 	echo 'import sys; sys.stdout.write("x" * 1000000)' >"$TC_TMP/big.py"

@@ -160,6 +160,16 @@ while True: sys.stdout.write('x' * 65536)" --stdout-size 100K
 	[ "$(/usr/bin/python3 -I -c "import json; print(json.load(open('$SRV_OUT/record.json'))['limits']['stdout_size']['value'])")" = 102400 ]
 }
 
+@test "served: stdout and stderr more than a pipe holds are delivered whole and counted exactly, neither truncated" {
+	py "import sys; sys.stdout.write('a' * 70000); sys.stderr.write('b' * 3000)"
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %s "$SRV_OUT/stdout")" -eq 70000 ]
+	[ "$(key stdout_bytes)" = "70000" ]
+	[ "$(key stderr_bytes)" = "3000" ]
+	[ "$(key stdout_truncated)" = "false" ]
+	[ "$(key stderr_truncated)" = "false" ]
+}
+
 @test "served: a stderr flood ends with output_limit and stderr_truncated" {
 	py "
 import sys
