@@ -499,7 +499,10 @@ null request: not valid JSON near byte 0
 8 ok after
 EOF
 	[ "$(stats calls.bad_request)" = 12 ]
-	[ "$(stats sandboxes)" = 1 ]
+	# one sandbox ran a call (the exec); its entry is counted until its
+	# runner has torn it down, then the pool's one entry is all there is
+	[ $(($(stats calls.warm) + $(stats calls.cold))) = 1 ]
+	srv_until sandboxes=1
 }
 
 @test "an oversized line is refused before its end arrives and before anything is built; its rest is skipped, the next line served" {
