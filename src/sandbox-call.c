@@ -184,3 +184,8 @@ int tc_sandbox_begin_direct(struct tc_sandbox *sb, uint64_t dispatch_ns)
 	sb->dispatch_ns = dispatch_ns && dispatch_ns <= now ? dispatch_ns : now;
 	return tc_sandbox_begin(sb, NULL, 0);
 }
+
+bool tc_sandbox_output_ended(const struct tc_sandbox *sb, const struct pollfd *p)
+{
+	return tc_supervise_output_hup(sb->s, p);
+}

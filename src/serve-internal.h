@@ -53,6 +53,7 @@ struct call {
 	bool over_stdout, over_stderr; /* it wrote past the call's own cap and was ended */
 	bool stdin_eof;		       /* a session: the harness gets EOF once its input is sent */
 	int limit_errno;	       /* its memory limit could not be written into its leaf */
+	uint64_t begin_ns; /* when its runner's begin goes, if it still runs (0: sent) */
 	unsigned char tool_sha256[32];
 };
 

@@ -161,16 +161,33 @@ static void record_latency(struct server *s, uint64_t us)
 	s->stats.n_latency++;
 }
 
+/* A call that still runs this long after its dispatch gets its runner's
+ * begin (its clock from the dispatch, its samples, the first due 10 ms
+ * after it, the init's backstop); a shorter one's runner begins at the
+ * tool's first event (serve-runner.c): nothing but the tool wakes at
+ * dispatch, and a short call runs alone. */
+#define BEGIN_DEFER_MS 2
+
+static void send_begin(struct server *s, struct entry *e)
+{
+	struct call *c = e->call;
+	struct serve_begin b = { c->req.limit[TC_LIMIT_MEMORY], e->setup->cfg->limit[TC_LIMIT_PIDS],
+				 c->dispatch_ns };
+
+	c->begin_ns = 0;
+	if (write(e->ctl, &b, sizeof(b)) != (ssize_t)sizeof(b))
+		tc_serve_entry_end(s, e);
+}
+
 static void dispatch(struct server *s, struct call *c, struct entry *e)
 {
-	struct serve_begin b = { c->req.limit[TC_LIMIT_MEMORY],
-				 s->setup->cfg->limit[TC_LIMIT_PIDS] };
 	uint64_t now = tc_now_ns();
 
 	tc_serve_prio_restore(e); /* before the frame: it wakes the entry up */
 	e->state = ENTRY_BUSY;
 	e->call = c;
-	c->dispatch_ns = b.dispatch_ns = now;
+	c->dispatch_ns = now;
+	c->begin_ns = now + BEGIN_DEFER_MS * 1000000ull;
 	e->refill_ns = now + REFILL_DEFER_MS * 1000000ull;
 	c->deadline_ns = now + c->req.limit_ms * 1000000ull;
 	tc_buf_release(&e->out);
@@ -183,12 +200,9 @@ static void dispatch(struct server *s, struct call *c, struct entry *e)
 	}
 	if (c->req.kind == TC_SERVE_SESSION)
 		tc_serve_session_begin(s, c, e);
-	/* the frame to the tool itself, after the limits; then the runner's
-	 * begin (it counts the call from now): woken first, the tool takes
-	 * the idle CPU, and the runner's begin runs beside it */
+	/* the frame to the tool itself, after the limits: the tool is all
+	 * that wakes (the runner's begin waits, send_begin) */
 	tc_serve_entry_on_writable(e);
-	if (write(e->ctl, &b, sizeof(b)) != (ssize_t)sizeof(b))
-		tc_serve_entry_end(s, e);
 	record_latency(s, (now - c->queued_ns) / 1000);
 	if (c->warm)
 		s->stats.warm++;
@@ -492,6 +506,10 @@ void tc_serve_pool_unspawned(struct server *s, struct entry *e)
 
 void tc_serve_pool_on_deadlines(struct server *s, uint64_t now)
 {
+	for (struct entry *e = s->entries; e; e = e->next)
+		if (e->state == ENTRY_BUSY && e->call && e->call->begin_ns &&
+		    now >= e->call->begin_ns)
+			send_begin(s, e);
 	for (struct entry *e = s->entries; e; e = e->next)
 		if (e->state == ENTRY_BUSY && e->call && now >= e->call->deadline_ns) {
 			e->call->timed_out = true;

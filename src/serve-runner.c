@@ -59,6 +59,15 @@ static void runner_supervise(struct tc_sandbox *sb, int stdio[3])
 			for (size_t i = 0; i < TC_ARRAY_SIZE(fds); i++)
 				tc_closep(&fds[i]);
 		}
+		/* the tool's output ended before the server's begin came
+		 * (which only a call that still runs a moment after its
+		 * dispatch gets): the call began, its clock and deadline are
+		 * the server's; an idle entry's output never ends */
+		if (!begun && stdio[1] < 0 && !p[TC_SANDBOX_POLLFDS].revents &&
+		    tc_sandbox_output_ended(sb, p)) {
+			begun = true;
+			(void)tc_sandbox_begin_direct(sb, 0);
+		}
 		/* the call started at its dispatch, under the limits the
 		 * server wrote into the leaf before the frame */
 		if (!begun && p[TC_SANDBOX_POLLFDS].revents) {

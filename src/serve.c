@@ -409,6 +409,10 @@ static int poll_timeout(const struct server *s)
 		if (e->state == ENTRY_BUSY && e->call && e->call->deadline_ns < next)
 			next = e->call->deadline_ns;
 	for (const struct entry *e = s->entries; e; e = e->next)
+		if (e->state == ENTRY_BUSY && e->call && e->call->begin_ns &&
+		    e->call->begin_ns < next)
+			next = e->call->begin_ns; /* its runner's deferred begin (serve-pool.c) */
+	for (const struct entry *e = s->entries; e; e = e->next)
 		if (e->state == ENTRY_BUSY && e->refill_ns > now && e->refill_ns < next)
 			next = e->refill_ns; /* its deferred refill (serve-pool.c) */
 	if (s->backoff_until_ns > now && s->backoff_until_ns < next)

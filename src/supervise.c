@@ -635,6 +635,12 @@ void tc_supervise_events(struct tc_supervisor *s, const struct pollfd *p)
 	}
 }
 
+bool tc_supervise_output_hup(const struct tc_supervisor *s, const struct pollfd *p)
+{
+	return (s->out.watch && p[SLOT_OUT_SRC].fd >= 0 && p[SLOT_OUT_SRC].revents) ||
+	       (s->err.watch && p[SLOT_ERR_SRC].fd >= 0 && p[SLOT_ERR_SRC].revents);
+}
+
 int tc_supervise(struct tc_supervisor *s)
 {
 	struct pollfd p[TC_SUPERVISE_POLLFDS];

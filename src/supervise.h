@@ -119,6 +119,10 @@ bool tc_supervise_turn(struct tc_supervisor *s);
 void tc_supervise_pollfds(const struct tc_supervisor *s, struct pollfd *p);
 void tc_supervise_events(struct tc_supervisor *s, const struct pollfd *p);
 
+/* Whether poll reported the hang-up of a watched output stream (relay.h,
+ * watch) in p, as tc_supervise_pollfds filled it. */
+bool tc_supervise_output_hup(const struct tc_supervisor *s, const struct pollfd *p);
+
 /* The wall clock starts again at start_ns, now or a moment ago (a warm
  * sandbox's call was dispatched then). */
 void tc_supervise_begin(struct tc_supervisor *s, uint64_t start_ns);

@@ -167,6 +167,10 @@ void tc_sandbox_stderr_seen(struct tc_sandbox *sb, const char *buf, size_t len);
  * (its answers are many; its caller caps each one). */
 void tc_sandbox_uncap_output(struct tc_sandbox *sb);
 
+/* TC_IO_DIRECT: whether poll reported, in p as tc_sandbox_pollfds filled
+ * it, the end of the tool's stdout or stderr (every writer closed). */
+bool tc_sandbox_output_ended(const struct tc_sandbox *sb, const struct pollfd *p);
+
 /* Fill p[0 .. TC_SANDBOX_POLLFDS) with what to watch (fd -1: nothing). */
 void tc_sandbox_pollfds(const struct tc_sandbox *sb, struct pollfd *p);
 
