@@ -121,17 +121,6 @@ void tc_sandbox_cgroup_begin(struct tc_sandbox *sb)
 	sb->call_leaf = true;
 }
 
-bool tc_sandbox_leaf_ahead(const struct tc_config *cfg)
-{
-	struct tc_error err;
-	struct tc_cgroup cg;
-	bool leaf =
-		tc_cgroup_find(cfg->cgroup_parent, cfg->cgroup_parent_from_caller, &cg, &err) > 0;
-
-	tc_cgroup_release(&cg);
-	return leaf;
-}
-
 int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_len)
 {
 	struct tc_supervisor *s = sb->s;

@@ -513,11 +513,6 @@ void tc_sandbox_stderr_seen(struct tc_sandbox *sb, const char *buf, size_t len)
 	tc_stream_keep_tail(&sb->s->err, buf, len);
 }
 
-void tc_sandbox_uncap_output(struct tc_sandbox *sb)
-{
-	sb->s->out.cap = sb->s->err.cap = UINT64_MAX / 2;
-}
-
 void tc_sandbox_pollfds(const struct tc_sandbox *sb, struct pollfd *p)
 {
 	tc_supervise_pollfds(sb->s, p);

@@ -116,11 +116,6 @@ int tc_sandbox_start(const struct tc_sandbox_spec *spec, struct tc_sandbox **ret
  * sandbox; 0 or -errno (the init could not be told: kill it). */
 int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_len);
 
-/* Whether a sandbox started now with cfg gets a cgroup leaf (its start
- * finds the same delegated parent, unless the host changes meanwhile).
- * Reads only. */
-bool tc_sandbox_leaf_ahead(const struct tc_config *cfg);
-
 /* A warm sandbox whose warm-up is done (its harness blocked on a read:
  * nothing may fork meanwhile) moves, with a cgroup leaf, into a new leaf
  * of its own, so that the leaf's figures and memory.max leave the warm-up
@@ -162,10 +157,6 @@ void tc_sandbox_take_stdio(struct tc_sandbox *sb, int ret_fds[3]);
 /* TC_IO_PIPES: bytes of the tool's stderr that the caller relayed, so the
  * classification sees its last line (a MemoryError) as in other modes. */
 void tc_sandbox_stderr_seen(struct tc_sandbox *sb, const char *buf, size_t len);
-
-/* No cap on the tool's stdout and stderr from now on: a server's session
- * (its answers are many; its caller caps each one). */
-void tc_sandbox_uncap_output(struct tc_sandbox *sb);
 
 /* TC_IO_DIRECT: whether poll reported, in p as tc_sandbox_pollfds filled
  * it, the end of the tool's stdout or stderr (every writer closed). */
