@@ -54,7 +54,6 @@ IMPORT_MAP = "/usr/lib/toolcell/serve-imports.marshal"
 HEAD = 24
 _GO = (_signal.SIGURG,)  # toolcell's go at the end (_quick_exit)
 GO_WAIT = 0.001  # s: without it (the output is held elsewhere) the exit comes anyway
-READ = 1 << 16  # bytes a read of the call's request asks for (malloc'd, not mmap'd)
 # atexit's _run_exitfuncs, from an atexit module of the harness's own (its
 # handlers are the interpreter's, whichever module registered them): a cold
 # `import atexit` at the exit costs ~40 us, and importing it here would put
@@ -169,16 +168,6 @@ def _warm(h, modules):
     t = os.times()
     # fixed width: the server adds exactly its length to the stdout cap
     os.write(1, b"TOOLCELL-READY %010d\n" % int((t.user + t.system) * 1000))
-
-
-def _read_rest(first):
-    """The call's request: what stdin holds after first, to its EOF."""
-    chunks = [first]
-    while True:
-        b = os.read(0, READ)
-        if not b:
-            return b"".join(chunks)
-        chunks.append(b)
 
 
 def _call(h, path, source):
@@ -316,14 +305,9 @@ def main():
     head = _read_exactly(HEAD)
     kind, src_len, meta_len = head[:4], int(head[5:14]), int(head[15:23])  # kinds: 4 letters
     size = meta_len + src_len
-    if kind == b"call":  # the frame's rest and the request at once: no one else reads it
-        body = os.read(0, max(size, READ))
-        if len(body) < size:
-            body += _read_exactly(size - len(body))
-        request = body[size:]
-        h._request = lambda: _read_rest(request)
-    else:  # an exec's stdin after it is the script's own
-        body = _read_exactly(size)
+    # the frame's rest only: what follows is the tool's stdin, which a
+    # call in script mode reads itself as a one-shot run's script does
+    body = _read_exactly(size)
     meta = loads(body[:meta_len])
     source = body[meta_len:size]
     path = "/tool/" + meta["name"]

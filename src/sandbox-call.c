@@ -71,8 +71,11 @@ int tc_sandbox_prepare_call(struct tc_sandbox *sb)
 		return 0;
 	if (!s->cgroup) {
 		/* the harness may not be in its read yet: a base taken while
-		 * something ran is not kept, and tried again a moment later */
-		for (int i = 0; i < 5 && !sb->base_early; i++) {
+		 * something ran is not kept, and tried again a moment later,
+		 * for up to ~0.2 s on a busy machine (the entry is not ready
+		 * until then: a dispatched call begins after it ran, so a
+		 * base taken then would leave the call's CPU out) */
+		for (int i = 0; i < 2000 && !sb->base_early; i++) {
 			if (i)
 				nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
 			early_base(sb);

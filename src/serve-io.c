@@ -70,17 +70,26 @@ int tc_serve_io_frame(const struct call *c, bool leaf, struct tc_buf *f)
 
 void tc_serve_entry_on_writable(struct entry *e)
 {
+	bool broken = false;
+
 	while (e->to >= 0 && e->sent < e->frame.len) {
 		ssize_t w = write(e->to, e->frame.p + e->sent, e->frame.len - e->sent);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN)
 			return;
-		if (w <= 0)
-			break; /* the sandbox is gone: its outcome says why */
+		if (w <= 0) {
+			/* no reader (EPIPE): the sandbox is gone (its outcome
+			 * says why) or the tool closed its stdin */
+			broken = true;
+			break;
+		}
 		e->sent += (size_t)w;
 	}
-	if (tc_serve_session_keep_open(e))
+	/* a session's stdin stays open for its caller's next bytes, unless
+	 * nothing can read them: polled for POLLOUT, a pipe without a reader
+	 * reports POLLERR at once, again and again */
+	if (!broken && tc_serve_session_keep_open(e))
 		return;
 	/* EOF after the one request: the harness reads to it */
 	tc_closep(&e->to);

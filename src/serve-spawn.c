@@ -1,5 +1,6 @@
 /* `toolcell serve`'s spawner (see serve-internal.h): a child forked once
- * from the server (again after each SIGHUP that loaded a new setup) that
+ * from the server (again after each SIGHUP that loaded a new setup, and
+ * after a spawner that died) that
  * makes the pool's runners, so that the server never forks on a call's
  * path. A fork write-protects every writable page of the process that
  * forks; done by the server, each refill made its next call's dispatch and
@@ -247,9 +248,11 @@ static bool take_reply(struct server *s)
 	if (n <= 0)
 		return n < 0 && errno == EINTR;
 	c = CMSG_FIRSTHDR(&m);
+	/* as many as came: out of descriptors (EMFILE), the kernel passes
+	 * fewer (MSG_CTRUNC), and those are ours to close */
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-	    c->cmsg_len == CMSG_LEN(sizeof(fds)))
-		memcpy(fds, CMSG_DATA(c), sizeof(fds));
+	    c->cmsg_len >= CMSG_LEN(0) && c->cmsg_len <= CMSG_LEN(sizeof(fds)))
+		memcpy(fds, CMSG_DATA(c), c->cmsg_len - CMSG_LEN(0));
 	s->spawner.pending--;
 	e = asked(s, r.seq);
 	if (n == (ssize_t)sizeof(r) && r.pid > 0 && e && fds[4] >= 0 &&

@@ -90,6 +90,22 @@ def run(args):
 PY
 }
 
+@test "a served call in script mode reads its whole request from stdin, as a one-shot call does" {
+	srv_start
+	cat >"$TC_TMP/echo.py" <<'PY'
+import json, sys
+args = json.load(sys.stdin)
+print(json.dumps({"n": args["n"], "len": len(args["pad"])}))
+PY
+	for n in 10 3000; do # the test policy takes requests up to 4096 bytes
+		"$PY" -I -c 'import json, sys; print(json.dumps({"n": 1, "pad": "x" * int(sys.argv[1])}))' "$n" >"$TC_TMP/req"
+		run -0 "$TOOLCELL" call "$TC_TMP/echo.py" <"$TC_TMP/req"
+		[ "$(jget data <<<"$output")" = "{\"len\": $n, \"n\": 1}" ]
+		run -0 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/echo.py" <"$TC_TMP/req"
+		[ "$(jget data <<<"$output")" = "{\"len\": $n, \"n\": 1}" ]
+	done
+}
+
 @test "toolcell call --server prints the one-shot envelope; the record says the entry was warm" {
 	srv_start
 	cat >"$TC_TMP/add.py" <<'PY'
