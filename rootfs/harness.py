@@ -253,10 +253,6 @@ def _print_traceback(e):
         pass
 
 
-def _request():
-    return sys.stdin.buffer.read()
-
-
 def _load_run(path, entry):
     try:  # what importlib.util re-exports, already loaded at start-up
         from _frozen_importlib import module_from_spec
@@ -273,7 +269,7 @@ def _load_run(path, entry):
 def _call(path, entry, loads, dumps):
     """Everything the tool can influence; returns the response bytes."""
     try:
-        args = loads(_request())
+        args = loads(sys.stdin.buffer.read())
         run = _load_run(path, entry)
         result = run(args)
         if type(result) is _COROUTINE:
