@@ -479,7 +479,11 @@ static const struct help_page help_pages[TC_VERB_HELP + 1] = {
 			    "READY=1 goes to $NOTIFY_SOCKET once the pool is warm. SIGTERM or SIGINT:\n"
 			    "no new calls, running ones finish within their limits. SIGHUP: the policy\n"
 			    "and its rootfs are read again and the warm entries replaced (a policy that\n"
-			    "does not load keeps the old one, and stderr says why).\n"
+			    "does not load keeps the old one, and stderr says why). A session\n"
+			    "(toolcell session --server) holds its entry while it lives: at most\n"
+			    "--max-sessions are open at once and serve.sessions_per_uid (default 4)\n"
+			    "for one caller uid (beyond: Busy); one without a byte either way for\n"
+			    "serve.session_idle_s (default 1800) ends (timeout).\n"
 			    "\n",
 			    .after =
 				    "The protocol (README \"toolcell serve\"): one JSON object per line, e.g.\n"

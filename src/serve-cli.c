@@ -18,6 +18,7 @@ enum {
 	SO_MAX_SANDBOXES,
 	SO_QUEUE,
 	SO_MAX_CONNECTIONS,
+	SO_MAX_SESSIONS,
 	SO_POLICY,
 };
 
@@ -42,6 +43,11 @@ const struct tc_cli_subopt tc_serve_opts[] = {
 				 "at most N callers connected at once; one more\n"
 				 "is answered Busy and closed (default 64)",
 				 TC_SERVE_CONNS_MAX },
+	[SO_MAX_SESSIONS] = { "--max-sessions", "N",
+			      "at most N sessions open at once, waiting or\n"
+			      "running; one more is answered Busy (default:\n"
+			      "half of --max-sandboxes, at least 1)",
+			      TC_SERVE_SANDBOXES_MAX },
 	[SO_POLICY] = { "--policy", "FILE", "the policy for every call (default: default.json)",
 			0 },
 };
@@ -81,6 +87,8 @@ static int apply(size_t id, const char *v, struct tc_serve_options *o, struct tc
 	case SO_MAX_CONNECTIONS:
 		return number("--max-connections", v, tc_serve_opts[id].max, &o->max_connections,
 			      err);
+	case SO_MAX_SESSIONS:
+		return number("--max-sessions", v, tc_serve_opts[id].max, &o->max_sessions, err);
 	case SO_POLICY:
 		if (!v || !*v)
 			return tc_error_set(err, TC_STAGE_CLI, EINVAL,
@@ -126,6 +134,13 @@ int tc_serve_cli_parse(int argc, char **argv, struct tc_serve_options *ret, bool
 		return tc_error_set(err, TC_STAGE_CLI, EINVAL,
 				    "serve: --pool %u is above --max-sandboxes %u", ret->pool,
 				    ret->max_sandboxes);
+	if (ret->max_sessions > ret->max_sandboxes)
+		return tc_error_set(err, TC_STAGE_CLI, EINVAL,
+				    "serve: --max-sessions %u is above --max-sandboxes %u",
+				    ret->max_sessions, ret->max_sandboxes);
+	/* sessions hold their entries for long: calls keep the other half */
+	if (!ret->max_sessions)
+		ret->max_sessions = ret->max_sandboxes / 2 ? ret->max_sandboxes / 2 : 1;
 	return 0;
 }
 

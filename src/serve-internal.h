@@ -48,6 +48,8 @@ struct call {
 	struct conn *conn; /* NULL once the caller went away */
 	struct tc_serve_request req;
 	uint64_t queued_ns, dispatch_ns, deadline_ns;
+	uint64_t until_ns;	       /* a session's end at the latest (its lifetime, a drain's) */
+	unsigned idle_s;	       /* a session's end after this long without a byte */
 	bool warm;		       /* an entry was ready when the call came */
 	bool timed_out;		       /* the server ended it at its deadline */
 	bool over_stdout, over_stderr; /* it wrote past the call's own cap and was ended */

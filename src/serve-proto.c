@@ -400,14 +400,34 @@ static int preimport_list(const cJSON *list, const char *origin, struct tc_serve
 	return r < 0 ? r : 0;
 }
 
+/* A whole number from min to max at key (left out: *ret stays as it is). */
+static int serve_number(const cJSON *root, const char *key, const char *origin, unsigned min,
+			unsigned max, unsigned *ret, struct tc_error *err)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, key);
+	double v = it ? it->valuedouble : 0;
+
+	if (!it)
+		return 0;
+	if (!cJSON_IsNumber(it) || v < min || v > max || v != (double)(unsigned)v)
+		return tc_error_set(err, TC_STAGE_POLICY, EINVAL,
+				    "%s: serve.%s: expected a whole number from %u to %u", origin,
+				    key, min, max);
+	*ret = (unsigned)v;
+	return 0;
+}
+
 int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_policy *ret,
 			  struct tc_error *err)
 {
-	static const char *const keys[] = { "allow_uids", "allow_gids", "preimport" };
+	static const char *const keys[] = { "allow_uids", "allow_gids", "preimport",
+					    "sessions_per_uid", "session_idle_s" };
 	cJSON *root, *it;
 	int r = 0;
 
 	memset(ret, 0, sizeof(*ret));
+	ret->sessions_per_uid = TC_SERVE_SESSIONS_UID;
+	ret->session_idle_s = TC_SERVE_IDLE_S;
 	if (!json)
 		return 0;
 	root = cJSON_Parse(json);
@@ -424,7 +444,8 @@ int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_
 		if (i == TC_ARRAY_SIZE(keys)) {
 			r = tc_error_set(err, TC_STAGE_POLICY, EINVAL,
 					 "%s: serve.%s: unknown key (known: allow_uids, "
-					 "allow_gids, preimport)",
+					 "allow_gids, preimport, sessions_per_uid, "
+					 "session_idle_s)",
 					 origin, it->string);
 			break;
 		}
@@ -441,6 +462,12 @@ int tc_serve_policy_parse(const char *json, const char *origin, struct tc_serve_
 	if (r >= 0)
 		r = preimport_list(cJSON_GetObjectItemCaseSensitive(root, "preimport"), origin, ret,
 				   err);
+	if (r >= 0)
+		r = serve_number(root, "sessions_per_uid", origin, 0, TC_SERVE_SANDBOXES_MAX,
+				 &ret->sessions_per_uid, err);
+	if (r >= 0)
+		r = serve_number(root, "session_idle_s", origin, 1, TC_SERVE_IDLE_S_MAX,
+				 &ret->session_idle_s, err);
 	cJSON_Delete(root);
 	return r;
 }

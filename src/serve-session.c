@@ -10,7 +10,11 @@
  * %09zu\n") and the bytes, and last one "end" chunk, JSON saying how the
  * sandbox ended. The caller's half-close is the harness's EOF; its close
  * kills the sandbox. The server holds at most SESSION_HOLD bytes each way
- * (the other side waits). Runs in the parent. */
+ * (the other side waits). Sessions hold their entries for long, so the
+ * server bounds them: at most --max-sessions open at once, at most the
+ * policy's serve.sessions_per_uid for one caller uid (else Busy), each
+ * ended (timeout) after serve.session_idle_s without a byte either way.
+ * Runs in the parent. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +36,14 @@
 static bool is_session(const struct entry *e)
 {
 	return e->call && e->call->req.kind == TC_SERVE_SESSION;
+}
+
+/* A byte went either way: the session's idle time counts from now. */
+static void touch(struct call *c)
+{
+	uint64_t idle = tc_now_ns() + c->idle_s * 1000000000ull;
+
+	c->deadline_ns = idle < c->until_ns ? idle : c->until_ns;
 }
 
 /* One string of a JSON array (raw, already valid JSON) into list. */
@@ -99,15 +111,45 @@ static int prepare(const struct server *s, struct tc_serve_request *req, struct 
 	return 0;
 }
 
+/* Why c may not open one more session (a Busy answer's words), or NULL. */
+static const char *over_limit(const struct server *s, const struct conn *c, char *buf, size_t n)
+{
+	unsigned all = 0, mine = 0, per_uid = s->setup->policy.sessions_per_uid;
+
+	for (const struct conn *o = s->conns; o; o = o->next)
+		if (o->mode == CONN_SESSION_WAIT || o->mode == CONN_SESSION) {
+			all++;
+			mine += o->uid == c->uid;
+		}
+	if (mine >= per_uid)
+		snprintf(buf, n,
+			 "uid %u has %u session%s open, the most the policy's "
+			 "serve.sessions_per_uid (%u) allows: end one, or ask again later",
+			 (unsigned)c->uid, mine, mine == 1 ? "" : "s", per_uid);
+	else if (all >= s->opt->max_sessions)
+		snprintf(buf, n,
+			 "the server has %u session%s open, the most its --max-sessions allows; "
+			 "try again later",
+			 all, all == 1 ? "" : "s");
+	else
+		return NULL;
+	return buf;
+}
+
 void tc_serve_session_request(struct server *s, struct conn *c, struct tc_serve_request *req)
 {
 	struct tc_error e = { 0 };
+	char why[256];
 	bool ok;
 
 	if (c->mode != CONN_REQUESTS || c->calls) {
 		tc_serve_answer_error(s, c, req->id, "BadRequest",
 				      "request: a session takes a connection of its own: no other "
 				      "request may be in flight on it, and none may follow");
+		return;
+	}
+	if (over_limit(s, c, why, sizeof(why))) {
+		tc_serve_answer_error(s, c, req->id, "Busy", why);
 		return;
 	}
 	if (prepare(s, req, &e) < 0) {
@@ -143,8 +185,11 @@ void tc_serve_session_begin(struct server *s, struct call *c, struct entry *e)
 	const char *id = r->id ? r->id : "null"; /* raw JSON, as long as the request's */
 	char rest[256];
 
-	/* the server's own deadline: the session's lifetime */
-	c->deadline_ns = c->dispatch_ns + SESSION_LIFE_MS * 1000000ull;
+	/* the server's own deadline: the session's lifetime, or its idle time
+	 * once the caller and the harness stop */
+	c->until_ns = c->dispatch_ns + SESSION_LIFE_MS * 1000000ull;
+	c->idle_s = e->setup->policy.session_idle_s;
+	touch(c);
 	s->stats.sessions++;
 	snprintf(rest, sizeof(rest),
 		 ",\"ok\":true,\"session\":{\"timeout_s\":%.3f,\"stdout_size\":%llu,"
@@ -197,6 +242,8 @@ void tc_serve_session_input(struct server *s, struct conn *c, const char *p, siz
 			return;
 		if (n && e->to >= 0)
 			(void)tc_buf_add(&e->frame, p, n);
+		if (n)
+			touch(e->call);
 		e->call->stdin_eof |= eof;
 		tc_serve_entry_on_writable(e);
 		return;
@@ -237,6 +284,7 @@ bool tc_serve_session_relay(struct entry *e, int *fd, const char *tag)
 			break;
 		if (e->call->conn)
 			chunk(e->call->conn, tag, buf, (size_t)n);
+		touch(e->call);
 	}
 	if (n == 0)
 		tc_closep(fd);
@@ -259,11 +307,16 @@ void tc_serve_session_end(struct server *s, struct call *c, const struct tc_outc
 	const char *message =
 		o ? o->err.message : "the pool entry's runner ended without an outcome";
 	cJSON *doc = cJSON_CreateObject();
-	char *text;
+	char *text, idle[96];
 
-	if (c->timed_out) { /* the server's deadline: the session's lifetime, or a drain's */
+	if (c->timed_out) { /* the server's deadline: idle, the lifetime, or a drain's */
 		status = TC_STATUS_TIMEOUT;
 		message = "the session reached its time limit";
+		if (c->deadline_ns < c->until_ns) {
+			snprintf(idle, sizeof(idle),
+				 "the session was idle for %u s (serve.session_idle_s)", c->idle_s);
+			message = idle;
+		}
 	}
 	s->stats.sessions_ended++; /* not among the calls by status */
 	cJSON_AddStringToObject(doc, "status", tc_status_name(status));
@@ -297,9 +350,10 @@ void tc_serve_session_drain(struct server *s)
 			e->call->conn->session = NULL;
 		}
 		e->call->stdin_eof = true;
-		if (e->call->deadline_ns > now + s->setup->cfg->limit[TC_LIMIT_WALL] * 1000000ull)
-			e->call->deadline_ns =
-				now + s->setup->cfg->limit[TC_LIMIT_WALL] * 1000000ull;
+		if (e->call->until_ns > now + s->setup->cfg->limit[TC_LIMIT_WALL] * 1000000ull)
+			e->call->until_ns = now + s->setup->cfg->limit[TC_LIMIT_WALL] * 1000000ull;
+		if (e->call->deadline_ns > e->call->until_ns)
+			e->call->deadline_ns = e->call->until_ns;
 		tc_serve_entry_on_writable(e);
 	}
 }

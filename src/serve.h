@@ -29,6 +29,9 @@
 #define TC_SERVE_SANDBOXES_MAX 1024	   /* --max-sandboxes */
 #define TC_SERVE_QUEUE_MAX     4096	   /* --queue */
 #define TC_SERVE_CONNS_MAX     4096	   /* --max-connections */
+#define TC_SERVE_SESSIONS_UID  4	   /* serve.sessions_per_uid's default */
+#define TC_SERVE_IDLE_S	       1800	   /* serve.session_idle_s's default */
+#define TC_SERVE_IDLE_S_MAX    86400	   /* its largest: a session's lifetime */
 
 /* The bytes of unfinished request lines the server holds for all its
  * callers together: as many as 16 of the longest lines. The caller whose
@@ -101,7 +104,8 @@ int tc_serve_request_parse(const char *line, size_t len, size_t max_bytes,
 void tc_serve_request_release(struct tc_serve_request *r);
 
 /* The policy's "serve" section (policy keys serve.allow_uids,
- * serve.allow_gids, serve.preimport). */
+ * serve.allow_gids, serve.preimport, serve.sessions_per_uid,
+ * serve.session_idle_s). */
 struct tc_serve_policy {
 	bool present;
 	bool has_lists; /* allow_uids or allow_gids given: only they may connect */
@@ -112,6 +116,8 @@ struct tc_serve_policy {
 	bool has_preimport;			  /* else the default list */
 	char preimport[TC_SERVE_IMPORTS_MAX][64]; /* module names */
 	size_t n_preimport;
+	unsigned sessions_per_uid; /* sessions one caller uid may hold open (0: none) */
+	unsigned session_idle_s;   /* a session with no byte either way this long ends */
 };
 
 /* Parse the "serve" section's JSON text (pure); origin names the policy. */
@@ -131,6 +137,7 @@ struct tc_serve_options {
 	unsigned max_sandboxes;	  /* entries alive at once, ready or busy */
 	unsigned queue;		  /* calls waiting for an entry before Busy */
 	unsigned max_connections; /* callers connected at once; one more is answered Busy */
+	unsigned max_sessions;	  /* sessions open at once (waiting or running); then Busy */
 	const char *policy_path;  /* --policy, or NULL */
 };
 

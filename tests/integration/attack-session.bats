@@ -116,7 +116,7 @@ out 999999999' ]
 
 @test "sessions held open never take the server past --max-sandboxes: a call waits for an entry, and gets one when a session closes" {
 	srv_session_policy
-	srv_start --pool 1 --max-sandboxes 2
+	srv_start --pool 1 --max-sandboxes 2 --max-sessions 2
 	RAW_EXEC=1 raw '{"id":1,"kind":"session"}' 60 300 >"$TC_TMP/s1" &
 	PIDS+=($!)
 	RAW_EXEC=1 raw '{"id":2,"kind":"session"}' 60 300 >"$TC_TMP/s2" &

@@ -345,3 +345,122 @@ WANT
 	[ "$stderr" = "toolcell: $refused" ]
 	[ -z "$output" ]
 }
+
+# sess_open SOCK ID...: one connection a session request each, held open;
+# prints each answer line, then waits for "close N" or "end N" lines on
+# stdin (close N: connection N closed; end N: half-closed, its end chunk
+# printed) and a last "open ID" asks once more on a new connection
+sess_open() {
+	"$PY" -I -c '
+import json, socket, sys
+conns = []
+def ask(rid):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    s.sendall(json.dumps({"id": rid, "kind": "session"}).encode() + b"\n")
+    f = s.makefile("rb")
+    a = json.loads(f.readline())
+    print(a["id"], "ok" if a["ok"] else a["error"]["type"] + ": " + a["error"]["message"],
+          flush=True)
+    conns.append((s, f))
+for rid in sys.argv[2:]:
+    ask(int(rid))
+for line in sys.stdin:
+    verb, n = line.split()
+    if verb == "close":
+        conns[int(n)][0].close()
+    elif verb == "open":
+        ask(int(n))
+' "$@"
+}
+
+@test "sessions are bounded: serve.sessions_per_uid for one caller uid, --max-sessions for all; one more is answered Busy naming the bound, and toolcell session --server exits 125 with it; a session that ends frees its place" {
+	local uid
+	uid=$(id -u)
+	srv_session_policy '"serve": {"sessions_per_uid": 2}'
+	srv_start --pool 1 --max-sandboxes 6
+	# the third of one uid's sessions: its bound, not the server's (3 of 6)
+	run -0 sess_open "$TC_TMP/s.sock" 1 2 3 </dev/null
+	[ "${lines[0]}" = "1 ok" ]
+	[ "${lines[1]}" = "2 ok" ]
+	[ "${lines[2]}" = "3 Busy: uid $uid has 2 sessions open, the most the policy's serve.sessions_per_uid (2) allows: end one, or ask again later" ]
+	[ "${#lines[@]}" = 3 ]
+	kill -TERM "$SERVER"
+	wait "$SERVER" || true
+	rm -f "$SOCK"
+	# the server's bound: sessions_per_uid (default 4) leaves it to --max-sessions
+	srv_session_policy
+	srv_start --pool 1 --max-sandboxes 6 --max-sessions 1
+	echo '{"id": 1, "code": "print(6 * 7)"}' >"$TC_TMP/in"
+	chmod 644 "$TC_TMP/in"
+	# the first caller holds its session while the CLI asks for another
+	mkfifo "$TC_TMP/ctl"
+	sess_open "$TC_TMP/s.sock" 1 <"$TC_TMP/ctl" >"$TC_TMP/held" &
+	PIDS+=($!)
+	exec 7>"$TC_TMP/ctl"
+	for _ in $(seq 300); do [ -s "$TC_TMP/held" ] && break; sleep 0.1; done
+	[ "$(cat "$TC_TMP/held")" = "1 ok" ]
+	run -125 --separate-stderr "$TOOLCELL" session --server "$TC_TMP/s.sock" <"$TC_TMP/in"
+	[ "$stderr" = "toolcell: the server at $TC_TMP/s.sock refused the session: the server has 1 session open, the most its --max-sessions allows; try again later" ]
+	[ -z "$output" ]
+	# it closes: its place is free once the server saw it go
+	echo "close 0" >&7
+	exec 7>&-
+	for _ in $(seq 100); do
+		srv_session out1
+		[ "$(cat "$TC_TMP/out1.rc")" = 0 ] && break
+		sleep 0.1
+	done
+	[ "$(cat "$TC_TMP/out1")" = '{"id":1,"success":true,"stdout":"42\n","stderr":"","globals":{},"exception":null,"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
+}
+
+@test "a session with no byte either way for serve.session_idle_s ends: the end chunk says timeout and why; requests and answers keep it alive; toolcell session --server answers the next request so and starts a fresh sandbox" {
+	srv_session_policy '"serve": {"session_idle_s": 2}'
+	srv_start --pool 1
+	# three requests 1.2 s apart (3.6 s in all: past 2 s from the start,
+	# never 2 s without a byte), then nothing: the end comes 2 s after the
+	# last answer
+	run -0 timeout 60 "$PY" -I -c '
+import json, socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"{\"id\": 1, \"kind\": \"session\"}\n")
+f = s.makefile("rb")
+print(json.loads(f.readline())["ok"])
+def chunk():
+    head = f.read(14)
+    return head[:3].decode(), f.read(int(head[4:13]))
+for i in range(3):
+    s.sendall(json.dumps({"nonce": i, "request": {"code": "print(%d)" % i}}).encode() + b"\n")
+    tag, body = chunk()
+    print(tag, json.loads(body)["stdout"].strip())
+    t = time.monotonic()
+    if i < 2:
+        time.sleep(1.2)
+tag, body = chunk()
+print(tag, body.decode(), time.monotonic() - t >= 1.9)
+print(repr(f.read()))
+' "$TC_TMP/s.sock"
+	[ "${lines[0]}" = "True" ]
+	[ "${lines[1]}" = "out 0" ]
+	[ "${lines[2]}" = "out 1" ]
+	[ "${lines[3]}" = "out 2" ]
+	[ "${lines[4]}" = 'end {"status":"timeout","message":"the session was idle for 2 s (serve.session_idle_s)"} True' ]
+	[ "${lines[5]}" = "b''" ]
+	[ "${#lines[@]}" = 6 ]
+	# the CLI: the request after the idle end is answered so, the next runs
+	# in a fresh sandbox (state_lost), as when a cold session's sandbox ends
+	{
+		echo '{"id": 1, "code": "x = 5"}'
+		sleep 3.5
+		echo '{"id": 2, "code": "print(x)"}'
+		echo '{"id": 3, "code": "print(x)"}'
+	} | timeout 60 "$TOOLCELL" session --server "$TC_TMP/s.sock" >"$TC_TMP/out" 2>"$TC_TMP/err"
+	run -0 sed -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/out"
+	[ "${lines[0]}" = '{"id":1,"success":true,"stdout":"","stderr":"","globals":{},"exception":null,"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
+	[ "${lines[1]}" = '{"id":2,"success":false,"stdout":"","stderr":"","globals":{},"exception":{"type":"SessionLimit","message":"the session'"'"'s sandbox ended (timeout: the session was idle for 2 s (serve.session_idle_s)) while the request ran; the next request starts a fresh one","traceback":null},"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
+	[ "$(jget exception.type <<<"${lines[2]}")" = NameError ]
+	[ "$(jget state_lost <<<"${lines[2]}")" = true ]
+	[ "${#lines[@]}" = 3 ]
+	[ ! -s "$TC_TMP/err" ]
+}

@@ -1350,6 +1350,7 @@ static void test_serve_cli(void **state)
 	assert_int_equal(o.pool, 2);
 	assert_int_equal(o.max_sandboxes, 16);
 	assert_int_equal(o.queue, 64);
+	assert_int_equal(o.max_sessions, 8); /* half of --max-sandboxes */
 	assert_null(o.socket_path);
 	assert_null(o.policy_path);
 	assert_int_equal(SERVE("serve", "--pool", "3", "--queue=5", "--socket", "/run/x.sock",
@@ -1360,6 +1361,11 @@ static void test_serve_cli(void **state)
 	assert_int_equal(o.max_sandboxes, 1024);
 	assert_string_equal(o.socket_path, "/run/x.sock");
 	assert_string_equal(o.policy_path, "p.json");
+	assert_int_equal(o.max_sessions, 512);
+	assert_int_equal(SERVE("serve", "--pool", "1", "--max-sandboxes", "1"), 0);
+	assert_int_equal(o.max_sessions, 1); /* at least one */
+	assert_int_equal(SERVE("serve", "--max-sandboxes", "3", "--max-sessions", "3"), 0);
+	assert_int_equal(o.max_sessions, 3);
 	assert_int_equal(SERVE("serve", "--pool", "1", "--help"), 0);
 	assert_true(help);
 	assert_int_equal(SERVE("serve", "-h"), 0);
@@ -1384,6 +1390,8 @@ static void test_serve_cli(void **state)
 		  "serve: unexpected argument 'extra'; serve takes only options (see 'toolcell serve "
 		  "--help')" },
 		{ "--max-sandboxes", "1", "serve: --pool 2 is above --max-sandboxes 1" },
+		{ "--max-sessions", "17", "serve: --max-sessions 17 is above --max-sandboxes 16" },
+		{ "--max-sessions", "0", "serve: --max-sessions expects a number from 1 to 1024" },
 	};
 	for (size_t i = 0; i < TC_ARRAY_SIZE(bad); i++) {
 		assert_int_equal(SERVE("serve", bad[i].arg, bad[i].value), -EINVAL);
@@ -1392,6 +1400,48 @@ static void test_serve_cli(void **state)
 	assert_int_equal(SERVE("serve", "--pool"), -EINVAL);
 	assert_string_equal(err.message, "serve: --pool expects a number from 1 to 64");
 #undef SERVE
+}
+
+/* The policy's "serve" section: the session bounds' defaults, values and
+ * refusals (the other keys: serve.bats, fuzz_serve) */
+static void test_serve_policy(void **state)
+{
+	struct tc_serve_policy p;
+	struct tc_error err = { 0 };
+
+	(void)state;
+	assert_int_equal(tc_serve_policy_parse(NULL, "p.json", &p, &err), 0);
+	assert_int_equal(p.sessions_per_uid, 4);
+	assert_int_equal(p.session_idle_s, 1800);
+	assert_int_equal(tc_serve_policy_parse("{\"preimport\":[]}", "p.json", &p, &err), 0);
+	assert_int_equal(p.sessions_per_uid, 4);
+	assert_int_equal(p.session_idle_s, 1800);
+	assert_int_equal(tc_serve_policy_parse("{\"sessions_per_uid\":0,\"session_idle_s\":86400}",
+					       "p.json", &p, &err),
+			 0);
+	assert_int_equal(p.sessions_per_uid, 0);
+	assert_int_equal(p.session_idle_s, 86400);
+	static const struct {
+		const char *json, *message;
+	} bad[] = {
+		{ "{\"session_idle_s\":0}",
+		  "p.json: serve.session_idle_s: expected a whole number from 1 to 86400" },
+		{ "{\"session_idle_s\":86401}",
+		  "p.json: serve.session_idle_s: expected a whole number from 1 to 86400" },
+		{ "{\"session_idle_s\":1.5}",
+		  "p.json: serve.session_idle_s: expected a whole number from 1 to 86400" },
+		{ "{\"sessions_per_uid\":\"4\"}",
+		  "p.json: serve.sessions_per_uid: expected a whole number from 0 to 1024" },
+		{ "{\"sessions_per_uid\":-1}",
+		  "p.json: serve.sessions_per_uid: expected a whole number from 0 to 1024" },
+		{ "{\"session_idle\":5}",
+		  "p.json: serve.session_idle: unknown key (known: allow_uids, allow_gids, "
+		  "preimport, sessions_per_uid, session_idle_s)" },
+	};
+	for (size_t i = 0; i < TC_ARRAY_SIZE(bad); i++) {
+		assert_int_equal(tc_serve_policy_parse(bad[i].json, "p.json", &p, &err), -EINVAL);
+		assert_string_equal(err.message, bad[i].message);
+	}
 }
 
 /* A stored value as a policy file would write it: 256M, 0.5, 30. */
@@ -1453,18 +1503,19 @@ static void test_help_default_json(void **state)
 TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_no_command), cmocka_unit_test(test_unknown_command),
 	     cmocka_unit_test(test_version), cmocka_unit_test(test_help_verbs),
 	     cmocka_unit_test(test_verb_table), cmocka_unit_test(test_serve_cli),
-	     cmocka_unit_test(test_run), cmocka_unit_test(test_run_dashdash),
-	     cmocka_unit_test(test_too_many_args), cmocka_unit_test(test_opt_value_forms),
-	     cmocka_unit_test(test_every_limit_option), cmocka_unit_test(test_limit_messages),
-	     cmocka_unit_test(test_limit_last_wins), cmocka_unit_test(test_bind_split),
-	     cmocka_unit_test(test_max_binds), cmocka_unit_test(test_max_env),
-	     cmocka_unit_test(test_env_options), cmocka_unit_test(test_env_entry_too_long),
-	     cmocka_unit_test(test_paths), cmocka_unit_test(test_duplicates),
-	     cmocka_unit_test(test_result), cmocka_unit_test(test_flags),
-	     cmocka_unit_test(test_did_you_mean), cmocka_unit_test(test_message_quoting),
-	     cmocka_unit_test(test_call), cmocka_unit_test(test_check),
-	     cmocka_unit_test(test_policy_check), cmocka_unit_test(test_python_script_index),
-	     cmocka_unit_test(test_python_command_line), cmocka_unit_test(test_python_env),
-	     cmocka_unit_test(test_python_env_precedence), cmocka_unit_test(test_python_env_errors),
-	     cmocka_unit_test(test_python_env_max_binds), cmocka_unit_test(test_release),
-	     cmocka_unit_test(test_help_texts), cmocka_unit_test(test_help_default_json))
+	     cmocka_unit_test(test_serve_policy), cmocka_unit_test(test_run),
+	     cmocka_unit_test(test_run_dashdash), cmocka_unit_test(test_too_many_args),
+	     cmocka_unit_test(test_opt_value_forms), cmocka_unit_test(test_every_limit_option),
+	     cmocka_unit_test(test_limit_messages), cmocka_unit_test(test_limit_last_wins),
+	     cmocka_unit_test(test_bind_split), cmocka_unit_test(test_max_binds),
+	     cmocka_unit_test(test_max_env), cmocka_unit_test(test_env_options),
+	     cmocka_unit_test(test_env_entry_too_long), cmocka_unit_test(test_paths),
+	     cmocka_unit_test(test_duplicates), cmocka_unit_test(test_result),
+	     cmocka_unit_test(test_flags), cmocka_unit_test(test_did_you_mean),
+	     cmocka_unit_test(test_message_quoting), cmocka_unit_test(test_call),
+	     cmocka_unit_test(test_check), cmocka_unit_test(test_policy_check),
+	     cmocka_unit_test(test_python_script_index), cmocka_unit_test(test_python_command_line),
+	     cmocka_unit_test(test_python_env), cmocka_unit_test(test_python_env_precedence),
+	     cmocka_unit_test(test_python_env_errors), cmocka_unit_test(test_python_env_max_binds),
+	     cmocka_unit_test(test_release), cmocka_unit_test(test_help_texts),
+	     cmocka_unit_test(test_help_default_json))
