@@ -483,7 +483,7 @@ static const struct help_page help_pages[TC_VERB_HELP + 1] = {
 			    "(toolcell session --server) holds its entry while it lives: at most\n"
 			    "--max-sessions are open at once and serve.sessions_per_uid (default 4)\n"
 			    "for one caller uid (beyond: Busy); one without a byte either way for\n"
-			    "serve.session_idle_s (default 1800) ends (timeout).\n"
+			    "serve.session_idle_s (default 1800; at least its request timeout) ends.\n"
 			    "\n",
 			    .after =
 				    "The protocol (README \"toolcell serve\"): one JSON object per line, e.g.\n"

@@ -188,7 +188,11 @@ void tc_serve_session_begin(struct server *s, struct call *c, struct entry *e)
 	/* the server's own deadline: the session's lifetime, or its idle time
 	 * once the caller and the harness stop */
 	c->until_ns = c->dispatch_ns + SESSION_LIFE_MS * 1000000ull;
+	/* never shorter than one request's time: a request that runs
+	 * silently is ended by its own timeout, not taken for idleness */
 	c->idle_s = e->setup->policy.session_idle_s;
+	if (c->idle_s < (r->limit_ms + 999) / 1000)
+		c->idle_s = (unsigned)((r->limit_ms + 999) / 1000);
 	touch(c);
 	s->stats.sessions++;
 	snprintf(rest, sizeof(rest),

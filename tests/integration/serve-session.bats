@@ -414,11 +414,12 @@ for line in sys.stdin:
 	[ "$(cat "$TC_TMP/out1")" = '{"id":1,"success":true,"stdout":"42\n","stderr":"","globals":{},"exception":null,"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
 }
 
-@test "a session with no byte either way for serve.session_idle_s ends: the end chunk says timeout and why; requests and answers keep it alive; toolcell session --server answers the next request so and starts a fresh sandbox" {
-	srv_session_policy '"serve": {"session_idle_s": 2}'
+@test "a session with no byte either way for serve.session_idle_s (never less than its request timeout) ends: the end chunk says timeout and why; requests and answers keep it alive; toolcell session --server answers the next request so and starts a fresh sandbox" {
+	# not shorter than the request's timeout: 3 s here, not 2
+	TIMEOUT=3 srv_session_policy '"serve": {"session_idle_s": 2}'
 	srv_start --pool 1
-	# three requests 1.2 s apart (3.6 s in all: past 2 s from the start,
-	# never 2 s without a byte), then nothing: the end comes 2 s after the
+	# three requests 2 s apart (6 s in all: past 3 s from the start,
+	# never 3 s without a byte), then nothing: the end comes 3 s after the
 	# last answer
 	run -0 timeout 60 "$PY" -I -c '
 import json, socket, sys, time
@@ -436,29 +437,29 @@ for i in range(3):
     print(tag, json.loads(body)["stdout"].strip())
     t = time.monotonic()
     if i < 2:
-        time.sleep(1.2)
+        time.sleep(2)
 tag, body = chunk()
-print(tag, body.decode(), time.monotonic() - t >= 1.9)
+print(tag, body.decode(), time.monotonic() - t >= 2.9)
 print(repr(f.read()))
 ' "$TC_TMP/s.sock"
 	[ "${lines[0]}" = "True" ]
 	[ "${lines[1]}" = "out 0" ]
 	[ "${lines[2]}" = "out 1" ]
 	[ "${lines[3]}" = "out 2" ]
-	[ "${lines[4]}" = 'end {"status":"timeout","message":"the session was idle for 2 s (serve.session_idle_s)"} True' ]
+	[ "${lines[4]}" = 'end {"status":"timeout","message":"the session was idle for 3 s (serve.session_idle_s)"} True' ]
 	[ "${lines[5]}" = "b''" ]
 	[ "${#lines[@]}" = 6 ]
 	# the CLI: the request after the idle end is answered so, the next runs
 	# in a fresh sandbox (state_lost), as when a cold session's sandbox ends
 	{
 		echo '{"id": 1, "code": "x = 5"}'
-		sleep 3.5
+		sleep 4.5
 		echo '{"id": 2, "code": "print(x)"}'
 		echo '{"id": 3, "code": "print(x)"}'
 	} | timeout 60 "$TOOLCELL" session --server "$TC_TMP/s.sock" >"$TC_TMP/out" 2>"$TC_TMP/err"
 	run -0 sed -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/out"
 	[ "${lines[0]}" = '{"id":1,"success":true,"stdout":"","stderr":"","globals":{},"exception":null,"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
-	[ "${lines[1]}" = '{"id":2,"success":false,"stdout":"","stderr":"","globals":{},"exception":{"type":"SessionLimit","message":"the session'"'"'s sandbox ended (timeout: the session was idle for 2 s (serve.session_idle_s)) while the request ran; the next request starts a fresh one","traceback":null},"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
+	[ "${lines[1]}" = '{"id":2,"success":false,"stdout":"","stderr":"","globals":{},"exception":{"type":"SessionLimit","message":"the session'"'"'s sandbox ended (timeout: the session was idle for 3 s (serve.session_idle_s)) while the request ran; the next request starts a fresh one","traceback":null},"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
 	[ "$(jget exception.type <<<"${lines[2]}")" = NameError ]
 	[ "$(jget state_lost <<<"${lines[2]}")" = true ]
 	[ "${#lines[@]}" = 3 ]
