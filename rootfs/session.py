@@ -23,15 +23,20 @@ The import allow-list is a convenience for the caller's contract, not a
 security boundary: the sandbox around this process is the boundary.
 """
 
-import base64
+import _thread
 import builtins
 import io
 import json
 import os
 import stat
 import sys
-import threading
-import traceback
+
+# Not imported here: traceback (linecache, tokenize: ~5 ms of a warm entry's
+# session start, more than the first request's own work) waits for the
+# first exception, and base64 (~0.7 ms) for the first request with files;
+# the lock is threading's own type (threading.Lock is _thread.allocate_lock)
+# without threading's import (~1 ms).
+_base64 = None
 
 
 def _site_packages():
@@ -93,7 +98,7 @@ class _Capture(io.TextIOBase):
     running (never in an answer's framing)."""
 
     def __init__(self):
-        self._parts, self._n, self._lock = [], 0, threading.Lock()
+        self._parts, self._n, self._lock = [], 0, _thread.allocate_lock()
         self.truncated = False
 
     def writable(self):
@@ -146,11 +151,22 @@ def _jsonable(value):
         return repr(value)
 
 
+def _files_codec():
+    """base64, imported at the first request with files: before its code
+    runs, so nothing that code does to sys.modules or sys.path can take it
+    away later (an ImportError here is the request's exception)."""
+    global _base64
+    if _base64 is None:
+        import base64
+
+        _base64 = base64
+
+
 def _write_inputs(files):
     for name, data in (files or {}).items():
         if not isinstance(name, str) or "/" in name or name in ("", ".", ".."):
             raise ValueError(f"input file name {name!r}: a plain file name, no '/'")
-        blob = base64.b64decode(data, validate=True)
+        blob = _base64.b64decode(data, validate=True)
         fd = os.open(os.path.join(WORKDIR, name),
                      os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "wb") as f:
@@ -159,6 +175,8 @@ def _write_inputs(files):
 
 def _read_outputs(names):
     out = {}
+    if _base64 is None:  # its import failed: the request's exception says why
+        return out
     for name in names or ():
         if not isinstance(name, str) or "/" in name or name in ("", ".", ".."):
             out[str(name)] = None
@@ -176,12 +194,16 @@ def _read_outputs(names):
             data = os.read(fd, MAX_BYTES + 1)
         finally:
             os.close(fd)
-        out[name] = base64.b64encode(data[:MAX_BYTES]).decode("ascii")
+        out[name] = _base64.b64encode(data[:MAX_BYTES]).decode("ascii")
     return out
 
 
 def _traceback(e):
     """The traceback of the caller's code, without this file's frames."""
+    try:
+        import traceback
+    except Exception:  # the code took it away (sys.modules, sys.path): its words alone
+        return f"{type(e).__name__}: {e}\n"
     here = _traceback.__code__.co_filename  # session.py, also when run as session.pyc
     frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename != here]
     return "".join(["Traceback (most recent call last):\n"]
@@ -196,6 +218,8 @@ def _run(state, req):
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err
     try:
+        if req.get("input_files") or req.get("output_files"):
+            _files_codec()
         _write_inputs(req.get("input_files"))
         globs = req.get("globals") or {}
         if not isinstance(globs, dict):

@@ -192,6 +192,27 @@ REQ
 	[[ "$(answer 3 exception.message)" == "input file name '../escape': a plain file name, no '/'" ]]
 }
 
+@test "code that takes traceback and base64 away still gets its answers, and the session goes on" {
+	# the harness imports them at the first exception and the first request
+	# with files (not at its start): an import the code made fail is said,
+	# never the harness's end
+	policy '"session": {"allowed_imports": ["sys"]}'
+	cat >"$TC_TMP/in" <<'REQ'
+{"id": 1, "code": "import sys\nsys.modules['traceback'] = None\nsys.modules['base64'] = None\nraise ValueError('x')"}
+{"id": 2, "code": "pass", "output_files": ["a"]}
+{"id": 3, "code": "print(3)"}
+REQ
+	session --policy "$TC_TMP/p.json"
+	[ "$status" -eq 0 ]
+	[ "$(answer 1 exception.type)" = ValueError ]
+	[ "$(answer 1 exception.traceback)" = "ValueError: x" ]
+	[ "$(answer 2 exception.type)" = ModuleNotFoundError ]
+	[ "$(answer 2 exception.message)" = "import of base64 halted; None in sys.modules" ]
+	[ "$(answer 2 output_files)" = "{}" ]
+	[ "$(answer 3 stdout)" = 3 ]
+	[ "$(answer 3 state_lost)" = false ]
+}
+
 @test "a stray thread's output never answers for another request" {
 	policy '"session": {"allowed_imports": ["threading", "time", "os", "sys"]}'
 	cat >"$TC_TMP/in" <<'REQ'
@@ -322,7 +343,7 @@ still_harness() {
 	# request 1 stops the interpreter (SIGSTOP) once it has answered; request
 	# 2, sent after that, is larger than a pipe holds, so only a
 	# deadline-bound write gets by
-	printf '%s\n' '{"id": 1, "code": "g = __builtins__[\"__import__\"].__globals__\nos, th = g[\"os\"], g[\"threading\"]\nt = g[\"_real_import\"](\"time\")\ndef f():\n    t.sleep(0.3)\n    os.kill(os.getpid(), 19)\nth.Thread(target=f, daemon=True).start()"}' >"$TC_TMP/in1"
+	printf '%s\n' '{"id": 1, "code": "g = __builtins__[\"__import__\"].__globals__\nos, th = g[\"os\"], g[\"_real_import\"](\"threading\")\nt = g[\"_real_import\"](\"time\")\ndef f():\n    t.sleep(0.3)\n    os.kill(os.getpid(), 19)\nth.Thread(target=f, daemon=True).start()"}' >"$TC_TMP/in1"
 	{
 		printf '{"id": 2, "timeout_s": 2, "code": "x = %s"}\n' "$(head -c 900000 /dev/zero | tr '\0' 1)"
 		printf '%s\n' '{"id": 3, "code": "print(3)"}'
