@@ -126,16 +126,18 @@ static const char *const meta_keys[] = {
 	"stdout_truncated", "stderr_truncated", "denied_syscall",
 };
 
-static cJSON *envelope_meta(const struct tc_outcome *o)
+static cJSON *envelope_meta(const struct tc_outcome *o, const cJSON *from)
 {
-	_cleanup_cjson_ cJSON *record = tc_record_to_cjson(o);
+	_cleanup_cjson_ cJSON *own = from ? NULL : tc_record_to_cjson(o);
+	const cJSON *record = from ? from : own;
 	cJSON *meta = cJSON_CreateObject();
 	bool failed = !record || !meta;
 	size_t i;
 
 	for (i = 0; i < TC_ARRAY_SIZE(meta_keys) && !failed; i++)
 		tc_json_add(&failed, meta, meta_keys[i],
-			    cJSON_DetachItemFromObjectCaseSensitive(record, meta_keys[i]));
+			    cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(record, meta_keys[i]),
+					    true));
 	if (failed) {
 		cJSON_Delete(meta);
 		return NULL;
@@ -154,6 +156,13 @@ static cJSON *message_string(const char *s)
 
 char *tc_envelope_to_json(const struct tc_outcome *o, const struct tc_response *resp,
 			  const char *toolcell_type, const char *toolcell_message)
+{
+	return tc_envelope_of_record(o, NULL, resp, toolcell_type, toolcell_message);
+}
+
+char *tc_envelope_of_record(const struct tc_outcome *o, const cJSON *record,
+			    const struct tc_response *resp, const char *toolcell_type,
+			    const char *toolcell_message)
 {
 	_cleanup_cjson_ cJSON *env = cJSON_CreateObject();
 	_cleanup_scan_ struct tc_json_scan s = { 0 };
@@ -193,7 +202,7 @@ char *tc_envelope_to_json(const struct tc_outcome *o, const struct tc_response *
 			tc_json_add(&failed, e, "source", cJSON_CreateString("tool"));
 		}
 	}
-	tc_json_add(&failed, env, "meta", envelope_meta(o));
+	tc_json_add(&failed, env, "meta", envelope_meta(o, record));
 	if (failed)
 		return NULL;
 

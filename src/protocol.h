@@ -42,4 +42,11 @@ void tc_response_release(struct tc_response *r);
 char *tc_envelope_to_json(const struct tc_outcome *o, const struct tc_response *resp,
 			  const char *toolcell_type, const char *toolcell_message);
 
+/* tc_envelope_to_json with meta taken from record, o's record tree as
+ * tc_record_to_cjson built it (NULL: built here), for a caller that
+ * prints the record too. */
+char *tc_envelope_of_record(const struct tc_outcome *o, const cJSON *record,
+			    const struct tc_response *resp, const char *toolcell_type,
+			    const char *toolcell_message);
+
 #endif

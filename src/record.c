@@ -25,6 +25,9 @@
 /* Above 2^53 a double no longer holds every integer. */
 #define JSON_EXACT_MAX (UINT64_C(1) << 53)
 
+/* Below this cJSON prints a whole number as its plain digits. */
+#define WHOLE_DIGITS_MAX INT64_C(1000000000000000)
+
 /* uid/gid fields hold this until toolcell knows them: (uid_t)-1. */
 #define UNKNOWN_ID UINT32_MAX
 
@@ -108,12 +111,27 @@ static cJSON *outside_string(const char *s, size_t max)
 	return clean ? cJSON_CreateString(clean) : NULL;
 }
 
+/* A whole number, printed as cJSON prints it. Under 10^15 that is its
+ * plain digits (%1.15g keeps every one), which we write ourselves: cJSON's
+ * printf and sscanf round trip costs ten times as much, and a served call
+ * prints some 60 of them on its way to the caller. From 10^15 its %g may
+ * give an exponent (1e+15), so cJSON prints those as before. */
+static cJSON *whole_number(int64_t v)
+{
+	char digits[24];
+
+	if (v <= -WHOLE_DIGITS_MAX || v >= WHOLE_DIGITS_MAX)
+		return cJSON_CreateNumber((double)v);
+	snprintf(digits, sizeof(digits), "%" PRId64, v);
+	return cJSON_CreateRaw(digits);
+}
+
 static cJSON *u64_number(uint64_t v)
 {
 	char digits[24];
 
 	if (v <= JSON_EXACT_MAX)
-		return cJSON_CreateNumber((double)v);
+		return whole_number((int64_t)v);
 	/* Only digits, so still exactly one JSON number: a double would round. */
 	snprintf(digits, sizeof(digits), "%" PRIu64, v);
 	return cJSON_CreateRaw(digits);
@@ -152,7 +170,7 @@ static cJSON *signal_name(int sig)
 
 static cJSON *id_number(uint32_t id)
 {
-	return id == UNKNOWN_ID ? cJSON_CreateNull() : cJSON_CreateNumber(id);
+	return id == UNKNOWN_ID ? cJSON_CreateNull() : whole_number(id);
 }
 
 /* record_version, run_id, verb, started_at, ended_at, caller_uid, caller_pid */
@@ -160,7 +178,7 @@ static void add_run(bool *failed, cJSON *r, const struct tc_run *run)
 {
 	char at[32];
 
-	tc_json_add(failed, r, "record_version", cJSON_CreateNumber(TC_RECORD_VERSION));
+	tc_json_add(failed, r, "record_version", whole_number(TC_RECORD_VERSION));
 	tc_json_add(failed, r, "run_id",
 		    run && run->id[0] ? cJSON_CreateString(run->id) : cJSON_CreateNull());
 	tc_json_add(failed, r, "verb",
@@ -176,7 +194,7 @@ static void add_run(bool *failed, cJSON *r, const struct tc_run *run)
 	tc_json_add(failed, r, "caller_uid",
 		    run ? u64_number(run->caller_uid) : cJSON_CreateNull());
 	tc_json_add(failed, r, "caller_pid",
-		    run ? cJSON_CreateNumber(run->caller_pid) : cJSON_CreateNull());
+		    run ? whole_number(run->caller_pid) : cJSON_CreateNull());
 }
 
 static void add_outcome(bool *failed, cJSON *r, const struct tc_outcome *o)
@@ -191,9 +209,9 @@ static void add_outcome(bool *failed, cJSON *r, const struct tc_outcome *o)
 	tc_json_add(failed, r, "status", cJSON_CreateString(tc_status_name(o->status)));
 	tc_json_add(failed, r, "status_inferred", cJSON_CreateBool(o->status_inferred));
 	tc_json_add(failed, r, "exit_code",
-		    o->exited ? cJSON_CreateNumber(o->exit_code) : cJSON_CreateNull());
+		    o->exited ? whole_number(o->exit_code) : cJSON_CreateNull());
 	tc_json_add(failed, r, "signal",
-		    o->signaled ? cJSON_CreateNumber(o->signal) : cJSON_CreateNull());
+		    o->signaled ? whole_number(o->signal) : cJSON_CreateNull());
 	tc_json_add(failed, r, "signal_name",
 		    o->signaled ? signal_name(o->signal) : cJSON_CreateNull());
 	add_u64s(failed, r, times, TC_ARRAY_SIZE(times));

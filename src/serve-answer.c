@@ -42,12 +42,14 @@ void tc_serve_conn_send(struct conn *c, const char *line, size_t len)
  * ("id", then extra: members such as "limits_clamped_to":{...}) and last
  * ("record"); all but id may be NULL. The document's own bytes stay as
  * they are (data is raw, byte for byte); a line break in it can only be
- * white space, which becomes a space, so the answer is one line. */
+ * white space, which becomes a space, so the answer is one line. The
+ * record, printed compact from a tree with no raw member but digits, has
+ * none. */
 static void send_spliced(struct conn *c, const char *id, const char *extra, const char *doc,
 			 const char *record)
 {
 	struct tc_buf b = { 0 };
-	size_t n = strlen(doc);
+	size_t n = strlen(doc), before;
 
 	while (n && doc[n - 1] == '\n')
 		n--;
@@ -63,12 +65,13 @@ static void send_spliced(struct conn *c, const char *id, const char *extra, cons
 		tc_buf_add(&b, ",", 1);
 		tc_buf_add(&b, doc + 1, n - 1);
 	}
+	before = b.len;
 	if (record) {
 		tc_buf_add(&b, ",\"record\":", 10);
 		tc_buf_add(&b, record, strlen(record));
 	}
 	if (tc_buf_add(&b, "}\n", 2) == 0) {
-		for (size_t i = 0; i + 1 < b.len; i++)
+		for (size_t i = 0; i < before; i++)
 			if (b.p[i] == '\n' || b.p[i] == '\r')
 				b.p[i] = ' ';
 		tc_serve_conn_send(c, b.p, b.len);
@@ -100,10 +103,10 @@ void tc_serve_answer_error(struct server *s, struct conn *c, const char *id, con
 	free(text);
 }
 
-/* The record of the call, compact, with "pool". */
-static char *record_json(const struct call *c, const struct tc_outcome *o)
+/* The record of the call as a tree, with "pool" (the caller deletes it). */
+static cJSON *record_tree(const struct call *c, const struct tc_outcome *o)
 {
-	_cleanup_cjson_ cJSON *r = tc_record_to_cjson(o);
+	cJSON *r = tc_record_to_cjson(o);
 	cJSON *pool;
 
 	if (!r)
@@ -112,7 +115,7 @@ static char *record_json(const struct call *c, const struct tc_outcome *o)
 	cJSON_AddBoolToObject(pool, "warm", c->warm);
 	cJSON_AddNumberToObject(pool, "waited_ms",
 				(double)((c->dispatch_ns - c->queued_ns) / 1000000));
-	return tc_json_print(r, false);
+	return r;
 }
 
 /* toolcell's own error type for a status, and what it says (a table, so
@@ -141,30 +144,33 @@ static size_t limit_type(enum tc_status st)
 	return i;
 }
 
-/* The envelope of a call, as verb_call builds it for a one-shot run. */
-static char *call_envelope(const struct tc_outcome *o, const struct tc_buf *out, size_t max)
+/* The envelope of a call, as verb_call builds it for a one-shot run, its
+ * meta from the call's record tree r. */
+static char *call_envelope(const struct tc_outcome *o, const cJSON *r, const struct tc_buf *out,
+			   size_t max)
 {
 	struct tc_response resp = { 0 };
 	struct tc_error e = { 0 };
 	size_t t = limit_type(o->status);
 	char msg[TC_ERROR_MESSAGE_MAX + 64], *env;
-	int r;
+	int ret;
 
 	if (o->status == TC_STATUS_SANDBOX_ERROR)
-		return tc_envelope_to_json(o, &resp, limit_types[t].type, o->err.message);
+		return tc_envelope_of_record(o, r, &resp, limit_types[t].type, o->err.message);
 	if (t < TC_ARRAY_SIZE(limit_types))
-		return tc_envelope_to_json(o, &resp, limit_types[t].type, limit_types[t].words);
-	r = tc_response_parse(out->p ? out->p : "", out->len, max, &resp, &e);
-	if (r < 0 || (o->exit_code != 0 && resp.ok)) {
-		if (r >= 0)
+		return tc_envelope_of_record(o, r, &resp, limit_types[t].type,
+					     limit_types[t].words);
+	ret = tc_response_parse(out->p ? out->p : "", out->len, max, &resp, &e);
+	if (ret < 0 || (o->exit_code != 0 && resp.ok)) {
+		if (ret >= 0)
 			snprintf(msg, sizeof(msg), "the tool exited with status %d", o->exit_code);
 		else
 			snprintf(msg, sizeof(msg), "%s", e.message);
 		tc_response_release(&resp);
 		memset(&resp, 0, sizeof(resp));
-		return tc_envelope_to_json(o, &resp, "InvalidResponse", msg);
+		return tc_envelope_of_record(o, r, &resp, "InvalidResponse", msg);
 	}
-	env = tc_envelope_to_json(o, &resp, NULL, NULL);
+	env = tc_envelope_of_record(o, r, &resp, NULL, NULL);
 	tc_response_release(&resp);
 	return env;
 }
@@ -339,10 +345,14 @@ void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, str
 	adjust(s, c, e, o, &run);
 	s->stats.by_status[o->status]++;
 	if (c->conn) {
+		/* one tree: the envelope's meta and the record agree, and the
+		 * record is built once */
+		_cleanup_cjson_ cJSON *r = record_tree(c, o);
+
 		doc = c->req.kind == TC_SERVE_CALL
-			      ? call_envelope(o, &e->out, s->setup->cfg->limit[TC_LIMIT_REQUEST])
+			      ? call_envelope(o, r, &e->out, s->setup->cfg->limit[TC_LIMIT_REQUEST])
 			      : exec_answer(o, &e->out, &e->errb);
-		record = record_json(c, o);
+		record = r ? tc_json_print(r, false) : NULL;
 		clamped = clamped_json(&c->req);
 		if (doc)
 			send_spliced(c->conn, c->req.id, clamped, doc, record);

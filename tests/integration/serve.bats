@@ -136,6 +136,61 @@ PY
 	[ "$(answer 5 record.provenance.tool.sha256)" = "$(sha256sum <"$TC_TMP/add.py" | cut -d' ' -f1)" ]
 }
 
+@test "a served call's record is the one-shot run's: its keys in their order plus pool, the same limits (a call's own too), isolation, provenance and reasons; its meta is its record's" {
+	srv_start
+	cat >"$TC_TMP/add.py" <<'PY'
+def run(args):
+    return {"sum": args["a"] + args["b"]}
+PY
+	for lim in "" "--memory 64M --timeout 5"; do
+		# shellcheck disable=SC2086 # the options split on purpose
+		run -0 "$TOOLCELL" call --policy "$TC_TMP/p.json" $lim --result "$TC_TMP/one${lim:+-low}.json" \
+			"$TC_TMP/add.py" <<<'{"a": 1, "b": 2}'
+		printf '%s\n' "$output" >"$TC_TMP/env${lim:+-low}.json"
+	done
+	local low='{"limits": {"memory": "64M", "timeout": 5}}'
+	# one at a time, so each answer's record is built after the last one
+	ask "$(req 1 call "$TC_TMP/add.py" '{"a": 1, "b": 2}')"
+	mv "$TC_TMP/out" "$TC_TMP/out1"
+	ask "$(req 2 call "$TC_TMP/add.py" '{"a": 1, "b": 2}' "$low")"
+	mv "$TC_TMP/out" "$TC_TMP/out2"
+	ask "$(req 3 call "$TC_TMP/add.py" '{"a": 1, "b": 2}')"
+	run -0 "$PY" -I -c '
+import json, sys
+d = sys.argv[1]
+one, low, env, envlow = (json.load(open(f"{d}/{n}.json"))
+                        for n in ("one", "one-low", "env", "env-low"))
+out = [json.loads(open(f"{d}/{n}").read()) for n in ("out1", "out2", "out")]
+same = ("record_version", "verb", "caller_uid", "status", "status_inferred", "exit_code",
+        "signal", "signal_name", "stdout_bytes", "stderr_bytes", "stdout_truncated",
+        "stderr_truncated", "denied_syscall", "denied_syscalls", "limits", "workspace", "error",
+        "toolcell_version")
+for a, want, wenv in zip(out, (one, low, one), (env, envlow, env)):
+    r = a["record"]
+    assert list(r) == list(want) + ["pool"], (list(r), list(want))
+    for k in same:
+        assert r[k] == want[k], (a["id"], k, r[k], want[k])
+    assert list(r["isolation"]) == list(want["isolation"]), a["id"]
+    for k, v in want["isolation"].items():  # the host ids and a leaf: each sandbox has its own
+        if k in ("uid_host", "gid_host") or (k == "cgroup" and v):
+            assert type(r["isolation"][k]) == type(v), (a["id"], k)
+        else:
+            assert r["isolation"][k] == v, (a["id"], k, r["isolation"][k], v)
+    p, wp = r["provenance"], want["provenance"]
+    assert list(p) == list(wp) and p["policy"] == wp["policy"], a["id"]
+    assert p["rootfs_manifest"] == wp["rootfs_manifest"], a["id"]
+    assert p["tool"] == {"path": None, "sha256": wp["tool"]["sha256"]}, a["id"]
+    for k, v in want["unknown"].items():  # pids_peak: known when a sample came
+        assert k == "pids_peak" or r["unknown"][k] == v, (a["id"], k)
+    assert "warm_up" in r["unknown"] and "warm_up" not in want["unknown"]
+    assert list(a) == ["id"] + list(wenv) + ["record"], (list(a), list(wenv))
+    assert list(a["meta"]) == list(wenv["meta"]), a["id"]
+    assert all(a["meta"][k] == r[k] for k in a["meta"]), a["id"]
+    assert a["data"] == wenv["data"] == {"sum": 3}, a["id"]
+print("alike")' "$TC_TMP"
+	[ "$output" = alike ]
+}
+
 @test "a tool's mode is the one-shot run's: run() nested in if, try, a class or a function, decorated, async, a lambda, a class run, errors of the parser and of the compiler" {
 	srv_start
 	mkdir "$TC_TMP/cases"

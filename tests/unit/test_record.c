@@ -16,6 +16,7 @@
 #include "protocol.h"
 #include "sha256.h"
 #include "audit.h"
+#include "record-tree.h"
 #include "toolcell/record.h"
 #include "util.h"
 
@@ -524,6 +525,57 @@ static void test_error_message_sanitized(void **state)
 	cJSON_Delete(r);
 }
 
+/* A whole number's bytes are the ones cJSON prints for it (record.c
+ * writes the digits itself under 10^15, where %1.15g gives them all; from
+ * there cJSON's own exponent form stays), and a negative exit code too. */
+static void test_number_bytes(void **state)
+{
+	static const uint64_t values[] = { 0,
+					   1,
+					   9,
+					   10,
+					   268435456,
+					   4294967295u,
+					   999999999999999ull,
+					   1000000000000000ull,
+					   1000000000000001ull,
+					   5000000000000000ull,
+					   (1ull << 53) - 1,
+					   1ull << 53 };
+	struct tc_outcome o;
+	char *text, want[64], *at;
+	cJSON *n;
+
+	(void)state;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(values); i++) {
+		char *printed;
+
+		fill_ok(&o);
+		o.wall_ms = values[i];
+		o.exit_code = -(int)i;
+		n = tc_record_to_cjson(&o); /* as the server prints it */
+		assert_non_null(n);
+		text = cJSON_PrintUnformatted(n);
+		cJSON_Delete(n);
+		assert_non_null(text);
+		n = cJSON_CreateNumber((double)values[i]);
+		printed = cJSON_PrintUnformatted(n);
+		snprintf(want, sizeof(want), "\"wall_ms\":%s,", printed);
+		free(printed);
+		cJSON_Delete(n);
+		at = strstr(text, "\"wall_ms\":");
+		assert_non_null(at);
+		assert_memory_equal(at, want, strlen(want));
+		n = cJSON_CreateNumber((double)-(int)i);
+		printed = cJSON_PrintUnformatted(n);
+		snprintf(want, sizeof(want), "\"exit_code\":%s,", printed);
+		free(printed);
+		cJSON_Delete(n);
+		assert_non_null(strstr(text, want));
+		free(text);
+	}
+}
+
 /* run_id is a UUID v4 from getrandom; times are RFC 3339 UTC with
  * milliseconds; the caller is the real uid and toolcell's pid. */
 static void test_run_fields(void **state)
@@ -572,4 +624,5 @@ TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_names), cmocka_unit_test(test_hex
 	     cmocka_unit_test(test_signaled_record), cmocka_unit_test(test_timeout_record),
 	     cmocka_unit_test(test_error_record), cmocka_unit_test(test_denied_syscalls),
 	     cmocka_unit_test(test_limits), cmocka_unit_test(test_provenance),
-	     cmocka_unit_test(test_error_message_sanitized), cmocka_unit_test(test_run_fields))
+	     cmocka_unit_test(test_error_message_sanitized), cmocka_unit_test(test_run_fields),
+	     cmocka_unit_test(test_number_bytes))
