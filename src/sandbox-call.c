@@ -152,18 +152,35 @@ int tc_sandbox_begin(struct tc_sandbox *sb, const char *stdin_buf, size_t stdin_
 		sb->cpu_base_ms[0] = sb->cpu_base_ms[1] = 0;
 	}
 	if (sb->spec->warm) {
-		/* the init's backstop starts now too (child.h) */
-		siginfo_t si = { .si_signo = TC_SIG_BEGIN(), .si_code = SI_QUEUE };
-
-		si.si_value.sival_ptr = (void *)(uintptr_t)sb->spec->cfg->limit[TC_LIMIT_WALL];
-		if (pidfd_send_signal(sb->pidfd, TC_SIG_BEGIN(), &si, 0) < 0)
-			ret = -errno;
+		/* the init's backstop starts now too, unless the quick end
+		 * may make it needless (tc_sandbox_begin_ended) */
+		if (!sb->init_begin_owed)
+			ret = tc_sandbox_init_begin(sb);
 		if (sb->spec->io == TC_IO_MEMORY &&
 		    tc_sandbox_stdin_from(sb, s, stdin_buf, stdin_len) < 0)
 			ret = -ENOMEM;
 	}
 	tc_supervise_begin(s, sb->dispatch_ns ? sb->dispatch_ns : tc_now_ns());
 	return ret;
+}
+
+int tc_sandbox_init_begin(struct tc_sandbox *sb)
+{
+	siginfo_t si = { .si_signo = TC_SIG_BEGIN(), .si_code = SI_QUEUE };
+
+	sb->init_begin_owed = false;
+	si.si_value.sival_ptr = (void *)(uintptr_t)sb->spec->cfg->limit[TC_LIMIT_WALL];
+	return pidfd_send_signal(sb->pidfd, TC_SIG_BEGIN(), &si, 0) < 0 ? -errno : 0;
+}
+
+int tc_sandbox_begin_ended(struct tc_sandbox *sb)
+{
+	if (sb->spec->io != TC_IO_DIRECT)
+		return -EINVAL;
+	if (sb->begun)
+		return -EALREADY;
+	sb->init_begin_owed = true;
+	return tc_sandbox_begin_direct(sb, 0);
 }
 
 int tc_sandbox_begin_direct(struct tc_sandbox *sb, uint64_t dispatch_ns)

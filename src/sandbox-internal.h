@@ -42,6 +42,9 @@ struct tc_sandbox {
 	uint64_t call_memory, call_pids; /* tc_sandbox_call_limits's (0: the spec's) */
 	bool call_leaf;			 /* the sandbox moved into its call's own cgroup leaf */
 	uint64_t dispatch_ns; /* tc_sandbox_begin_direct's (0: the begin is the dispatch) */
+	/* the init's begin waits for the next turn: the tool's output ended
+	 * before the call's begin (tc_sandbox_begin_ended) */
+	bool init_begin_owed;
 };
 
 /* The tool's stdin from memory: buf, then EOF (0, or -ENOMEM). */
@@ -63,6 +66,10 @@ void tc_sandbox_early_rusage(const struct tc_supervisor *s, struct rusage *ru);
  * with the call's limits (sandbox-call.c); failed, the sandbox is killed
  * and setup_err says why. */
 void tc_sandbox_cgroup_begin(struct tc_sandbox *sb);
+
+/* A warm sandbox's init: the call began, its backstop counts from now
+ * (child.h); 0 or -errno (the init is gone). */
+int tc_sandbox_init_begin(struct tc_sandbox *sb);
 
 /* Whether the CPU base taken when the entry became ready still holds:
  * neither the init nor the tool ran since (sandbox-call.c). */

@@ -520,8 +520,14 @@ void tc_sandbox_pollfds(const struct tc_sandbox *sb, struct pollfd *p)
 
 bool tc_sandbox_on_events(struct tc_sandbox *sb, const struct pollfd *p)
 {
+	bool over;
+
 	tc_supervise_events(sb->s, p);
-	return tc_supervise_turn(sb->s);
+	over = tc_supervise_turn(sb->s);
+	/* the quick end did not end the run (tc_sandbox_begin_ended) */
+	if (!over && sb->init_begin_owed)
+		(void)tc_sandbox_init_begin(sb);
+	return over;
 }
 
 uint64_t tc_sandbox_deadline(const struct tc_sandbox *sb)

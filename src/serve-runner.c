@@ -66,7 +66,7 @@ static void runner_supervise(struct tc_sandbox *sb, int stdio[3])
 		if (!begun && stdio[1] < 0 && !p[TC_SANDBOX_POLLFDS].revents &&
 		    tc_sandbox_output_ended(sb, p)) {
 			begun = true;
-			(void)tc_sandbox_begin_direct(sb, 0);
+			(void)tc_sandbox_begin_ended(sb);
 		}
 		/* the call started at its dispatch, under the limits the
 		 * server wrote into the leaf before the frame */

@@ -142,6 +142,13 @@ int tc_sandbox_call_memory_fd(const struct tc_sandbox *sb);
  * its read), or taken now if it could not be. */
 int tc_sandbox_begin_direct(struct tc_sandbox *sb, uint64_t dispatch_ns);
 
+/* TC_IO_DIRECT: as tc_sandbox_begin_direct from now, when the tool's
+ * output ended before the call began (tc_sandbox_output_ended): its quick
+ * end is tried at the next tc_sandbox_on_events, and the init's backstop
+ * starts only if that does not end the run (a warm sandbox's init is
+ * told of its call then, not woken for a call already over). */
+int tc_sandbox_begin_ended(struct tc_sandbox *sb);
+
 /* A warm sandbox's call may run under lower memory and pids limits than
  * the spec's (each at most the spec's): with a cgroup leaf,
  * tc_sandbox_begin writes these into the call's leaf. Call before

@@ -679,6 +679,36 @@ PY
 	[ "$(answer 2 record.status)" = ok ]
 }
 
+@test "the quick end: a tool whose output ends before its runner's begin and that runs on has its init told of the call once" {
+	srv_start --pool 1
+	# the output ends at once, so the runner begins at its end (not 2 ms
+	# after the dispatch), sends the go, watches 2 ms for an exit that
+	# does not come, and only then tells the init of the call (its
+	# backstop: child.h): one wake-up of the init, which waits in
+	# sigtimedwait with no child to reap until the tool exits
+	local p init=""
+	for p in $(pgrep -P "$SERVER"); do
+		[ "$(cat "/proc/$p/comm")" = toolcell-spawn ] || init=$(pgrep -P "$p")
+	done
+	woken() { sed -n 's/^voluntary_ctxt_switches:\s*//p' "/proc/$init/status"; }
+	before=$(woken)
+	cat >"$TC_TMP/runs-on.py" <<'PY'
+import os, time
+os.close(1)
+os.close(2)
+time.sleep(1.5)
+os._exit(3)
+PY
+	req 1 exec "$TC_TMP/runs-on.py" >"$TC_TMP/req"
+	timeout 60 "$PY" -I "$CLIENT" "$TC_TMP/s.sock" <"$TC_TMP/req" >"$TC_TMP/out" &
+	client=$!
+	sleep 0.7
+	after=$(woken)
+	wait "$client"
+	[ "$(answer 1 record.exit_code)" = 3 ]
+	[ $((after - before)) = 1 ]
+}
+
 @test "the quick end: a tool that waits for the go as the harness does and then grows its memory has those pages in its peak" {
 	srv_start
 	# 2 MiB more, written within the runner's watch for the exit (2 ms): a
