@@ -253,6 +253,11 @@ def _print_traceback(e):
         pass
 
 
+def _read_request():
+    """The request: stdin to its EOF (the warm harness reads it its own way)."""
+    return sys.stdin.buffer.read()
+
+
 def _load_run(path, entry):
     try:  # what importlib.util re-exports, already loaded at start-up
         from _frozen_importlib import module_from_spec
@@ -269,7 +274,7 @@ def _load_run(path, entry):
 def _call(path, entry, loads, dumps):
     """Everything the tool can influence; returns the response bytes."""
     try:
-        args = loads(sys.stdin.buffer.read())
+        args = loads(_read_request())
         run = _load_run(path, entry)
         result = run(args)
         if type(result) is _COROUTINE:
@@ -299,14 +304,15 @@ def _call(path, entry, loads, dumps):
         return _error(dumps, "TypeError", NOT_JSON + _message(e))
 
 
-def _write_response(out, response):
+def _write_response(out, response, close=True):
     try:
         n = os.write(out, response)
         if n < len(response):  # a pipe takes the whole response at once when it has room
             view = memoryview(response)[n:]
             while view:
                 view = view[os.write(out, view):]
-        os.close(out)
+        if close:
+            os.close(out)
     except OSError as e:
         sys.stderr.write(f"harness: cannot write the response: {e.strerror}\n")
         sys.exit(1)

@@ -13,10 +13,16 @@ imported is skipped), writes one line on stdout,
 and blocks reading its stdin. Until then it has run only toolcell's code:
 no request has reached it. Then exactly one request frame arrives, and EOF:
 
-    b"%-4s %09d %08d\\n" % (kind, len(source), len(meta))   24 bytes
+    b"%-4s %09d %08d %09d\\n" % (kind, len(source), len(meta), len(rest))   34 bytes
     meta: JSON {"name": "tool.py", "argv": [...], "rlimits": {...}}
     source: the tool's or script's text (UTF-8)
+    blanks up to BLOCK bytes from the frame's start, when it is shorter
     the rest: call: the request (JSON, the tool's args); exec: the script's stdin
+
+The frame is read in one read of BLOCK bytes (and one more of its size
+past that, when it is longer): never a byte of the rest, which a tool in
+script mode reads itself as a one-shot run's script does. In run mode the
+request is read with one read of its size.
 
 kind "sess": the session harness (session.pyc, beside it) runs in this
 interpreter as `python3 -I -S session.pyc CONFIG` would run it: the source
@@ -51,14 +57,20 @@ HARNESS = "/usr/lib/toolcell/harness.pyc"
 SESSION = "/usr/lib/toolcell/session.pyc"
 RE_CACHE = "/usr/lib/toolcell/serve-re.marshal"
 IMPORT_MAP = "/usr/lib/toolcell/serve-imports.marshal"
-HEAD = 24
+HEAD = 34
+BLOCK = 4096  # serve-internal.h's SERVE_FRAME_BLOCK: the frame's least size
 _GO = (_signal.SIGURG,)  # toolcell's go at the end (_quick_exit)
 GO_WAIT = 0.001  # s: without it (the output is held elsewhere) the exit comes anyway
 # atexit's _run_exitfuncs, from an atexit module of the harness's own (its
 # handlers are the interpreter's, whichever module registered them): a cold
 # `import atexit` at the exit costs ~40 us, and importing it here would put
 # it in sys.modules, where a one-shot run has no atexit
-_RUN_EXITFUNCS = _imp.create_builtin(ModuleSpec("atexit", None))._run_exitfuncs
+_ATEXIT = _imp.create_builtin(ModuleSpec("atexit", None))
+_RUN_EXITFUNCS, _NCALLBACKS = _ATEXIT._run_exitfuncs, _ATEXIT._ncallbacks
+del _ATEXIT
+# a call's response, held for the exit (_respond): the harness's own writer,
+# the fd, the bytes (None once written)
+_RESPONSE = []
 
 
 def _load_harness():
@@ -302,14 +314,15 @@ def main():
     h = _load_harness()
     _warm(h, sys.argv[1] if len(sys.argv) > 1 else "")
     loads, _ = h._codec()
-    head = _read_exactly(HEAD)
-    kind, src_len, meta_len = head[:4], int(head[5:14]), int(head[15:23])  # kinds: 4 letters
-    size = meta_len + src_len
-    # the frame's rest only: what follows is the tool's stdin, which a
-    # call in script mode reads itself as a one-shot run's script does
-    body = _read_exactly(size)
-    meta = loads(body[:meta_len])
-    source = body[meta_len:size]
+    frame = _read_exactly(BLOCK)
+    kind, src_len, meta_len = frame[:4], int(frame[5:14]), int(frame[15:23])  # kinds: 4 letters
+    rest = int(frame[24:33])
+    end = HEAD + meta_len + src_len
+    if end > BLOCK:  # the frame's own bytes only: what follows is the tool's stdin
+        frame += _read_exactly(end - BLOCK)
+    meta = loads(frame[HEAD:HEAD + meta_len])
+    source = frame[HEAD + meta_len:end]
+    del frame
     path = "/tool/" + meta["name"]
     _lower_rlimits(meta.get("rlimits"))
     if kind == b"sess":
@@ -318,6 +331,9 @@ def main():
     _remember(path, source)
     if kind == b"call":
         sys.argv = [path]
+        h._read_request = lambda: _read_exactly(rest)
+        write = h._write_response
+        h._write_response = lambda out, response: _RESPONSE.extend((write, out, response))
         _call(h, path, source)
     else:
         _exec(h, path, source, meta["argv"])
@@ -336,31 +352,56 @@ def _exit_code(e):
     return 1
 
 
+def _respond(code):
+    """The call's response, if one is held, written as the harness writes it
+    (without closing it: _quick_exit does); the exit status its failure
+    makes, or code."""
+    if not _RESPONSE or _RESPONSE[2] is None:
+        return code
+    write, out, response = _RESPONSE
+    _RESPONSE[2] = None
+    try:
+        write(out, response, False)
+    except SystemExit as e:
+        return _exit_code(e)
+    return code
+
+
 def _quick_exit(code):
     """What a normal interpreter exit does that a tool can see (non-daemon
     threads joined, atexit handlers run, stdio flushed), then _exit: the
     module teardown after it costs ~10 ms and the sandbox ends anyway.
-    Before the _exit, stdout and stderr are closed and toolcell's go
-    awaited (SIGURG, at most GO_WAIT s): at their EOF toolcell reads what
-    it needs of this process while it still has its memory, then watches
-    it exit, and answers before the kernel has freed that memory (toolcell
-    trusts none of this: HACKING.md, "serve", the quick end)."""
+    A run mode's response is written here, right before stdout and stderr
+    are closed together, so that the server reads the response and the
+    ends in one wake-up and the runner wakes once; where the tool's code
+    may run on (threads, atexit handlers) it is written first, where a
+    one-shot run writes it. Then toolcell's go is awaited (SIGURG, at most
+    GO_WAIT s): at their EOF toolcell reads what it needs of this process
+    while it still has its memory, then watches it exit, and answers
+    before the kernel has freed that memory (toolcell trusts none of this:
+    HACKING.md, "serve", the quick end)."""
     threading = sys.modules.get("threading")
+    if threading is not None or _NCALLBACKS():
+        code = _respond(code)
     try:
         if threading is not None:
             threading._shutdown()
     except BaseException:
         pass
     _RUN_EXITFUNCS()
+    code = _respond(code)
     for f in (sys.stdout, sys.stderr):
         try:
             f.flush()
         except BaseException:
             code = code or 120  # as Py_FinalizeEx does for a failed flush
+    out = _RESPONSE[1] if _RESPONSE else 2
     try:
         _signal.pthread_sigmask(_signal.SIG_BLOCK, _GO)
-        os.close(1)
-        os.close(2)
+        # one close_range for all (the response's fd is 3 when it is not 1)
+        os.closerange(1, max(out, 2) + 1 if out <= 3 else 3)
+        if out > 3:
+            os.close(out)
         _signal.sigtimedwait(_GO, GO_WAIT)
     except BaseException:
         pass

@@ -16,6 +16,10 @@
 /* The warm harness's ready line, "TOOLCELL-READY %010d\n": an entry's stdout
  * cap is the policy's plus this, and the record counts the tool's bytes only */
 #define SERVE_READY_LEN 26
+/* A call's frame is padded to at least this many bytes, so the harness
+ * reads a frame of that size in one read of known size and never a byte of
+ * the request after it (rootfs/serve.py's BLOCK) */
+#define SERVE_FRAME_BLOCK 4096
 
 /* What a connection carries: request lines, or one session's stream. */
 enum conn_mode {

@@ -43,6 +43,7 @@ int tc_serve_io_frame(const struct call *c, bool leaf, struct tc_buf *f)
 	/* by enum tc_serve_kind */
 	static const char *const kinds[] = { "call", "exec", "none", "sess" };
 	cJSON *meta = cJSON_CreateObject(), *argv = cJSON_AddArrayToObject(meta, "argv");
+	size_t end = f->len + SERVE_FRAME_BLOCK;
 	char head[64], *m;
 	int n, r;
 
@@ -54,14 +55,21 @@ int tc_serve_io_frame(const struct call *c, bool leaf, struct tc_buf *f)
 	cJSON_Delete(meta);
 	if (!m)
 		return -ENOMEM;
-	/* fixed width, so the harness reads it with one read of known size */
-	n = snprintf(head, sizeof(head), "%-4s %09zu %08zu\n", kinds[c->req.kind],
-		     c->req.source_len, strlen(m));
+	/* fixed width; the request's size, so a tool in run mode reads it
+	 * with one read of known size, not to its EOF */
+	n = snprintf(head, sizeof(head), "%-4s %09zu %08zu %09zu\n", kinds[c->req.kind],
+		     c->req.source_len, strlen(m), c->req.input ? c->req.input_len : 0);
 	r = tc_buf_add(f, head, (size_t)n);
 	if (r >= 0)
 		r = tc_buf_add(f, m, strlen(m));
 	if (r >= 0)
 		r = tc_buf_add(f, c->req.source, c->req.source_len);
+	/* blanks up to the block, which the harness reads whole */
+	if (r >= 0 && f->len < end && (r = tc_reserve(&f->p, &f->cap, end + 1)) >= 0) {
+		memset(f->p + f->len, ' ', end - f->len);
+		f->len = end;
+		f->p[f->len] = '\0';
+	}
 	if (r >= 0 && c->req.input)
 		r = tc_buf_add(f, c->req.input, c->req.input_len);
 	free(m);

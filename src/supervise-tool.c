@@ -82,17 +82,17 @@ static int status_kib(const char *status, const char *key, uint64_t *ret)
 	return 0;
 }
 
-/* Whether pid's single thread has no child (the /proc directory is its). */
-static bool childless(int dir, pid_t pid)
+/* Whether a single thread's children file (held open) lists none. */
+static bool childless(int fd)
 {
-	char path[64], buf[64];
+	char buf[64];
 
-	snprintf(path, sizeof(path), "task/%d/children", pid);
-	return read_at(dir, path, buf, sizeof(buf)) == 0;
+	return tc_supervise_pread(fd, buf, sizeof(buf)) == 0;
 }
 
-/* Whether the init's only child is the tool (or, with tool 0, which). */
-static int only_child(pid_t init, pid_t *tool)
+/* Whether the init's only child is the tool (or, with tool 0, which): from
+ * its children file held open (fd), or else opened now. */
+static int only_child(int fd, pid_t init, pid_t *tool)
 {
 	char path[64], buf[256];
 	char *end;
@@ -100,7 +100,8 @@ static int only_child(pid_t init, pid_t *tool)
 	int r;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", init, init);
-	r = read_at(AT_FDCWD, path, buf, sizeof(buf));
+	r = fd >= 0 ? tc_supervise_pread(fd, buf, sizeof(buf))
+		    : read_at(AT_FDCWD, path, buf, sizeof(buf));
 	if (r < 0)
 		return r;
 	pid = strtol(buf, &end, 10);
@@ -132,6 +133,14 @@ static int open_files(struct tc_supervisor *s)
 	fd[TC_TOOL_FD_INIT_STAT] = open(path, O_RDONLY | O_CLOEXEC);
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", s->pid);
 	fd[TC_TOOL_FD_INIT_SCHED] = open(path, O_RDONLY | O_CLOEXEC);
+	/* each a single thread's (the tool's, blocked in its read; the
+	 * init's): a process's children are its threads' */
+	snprintf(path, sizeof(path), "task/%d/children", s->tool_pid);
+	fd[TC_TOOL_FD_CHILDREN] = fd[TC_TOOL_FD_DIR] < 0
+					  ? -1
+					  : openat(fd[TC_TOOL_FD_DIR], path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", s->pid, s->pid);
+	fd[TC_TOOL_FD_INIT_CHILDREN] = open(path, O_RDONLY | O_CLOEXEC);
 	for (int i = 0; i < TC_TOOL_FD__N; i++)
 		if (fd[i] < 0)
 			return -errno;
@@ -152,7 +161,7 @@ int tc_supervise_find_tool(struct tc_supervisor *s)
 
 	if (s->tool_fd[TC_TOOL_FD_DIR] >= 0)
 		return 0;
-	r = only_child(s->pid, &tool);
+	r = only_child(-1, s->pid, &tool);
 	if (r < 0)
 		return r;
 	s->tool_pid = tool;
@@ -163,7 +172,7 @@ int tc_supervise_find_tool(struct tc_supervisor *s)
 	    tc_supervise_pread(s->tool_fd[TC_TOOL_FD_STAT], buf, sizeof(buf)) < 0 ||
 	    tc_supervise_stat_field(buf, 4, &ppid) < 0 || ppid != (uint64_t)s->pid ||
 	    tc_supervise_stat_field(buf, 20, &threads) < 0 || threads != 1 ||
-	    !childless(s->tool_fd[TC_TOOL_FD_DIR], tool)) {
+	    !childless(s->tool_fd[TC_TOOL_FD_CHILDREN])) {
 		tc_supervise_tool_release(s);
 		return -EBUSY;
 	}
@@ -302,7 +311,8 @@ void tc_supervise_quick_end(struct tc_supervisor *s)
 	 * other process (the tool's children first: a child it leaves goes
 	 * to the init, never the other way); then the CPU */
 	if (memcmp(before.faults, after.faults, sizeof(before.faults)) != 0 ||
-	    !childless(s->tool_fd[TC_TOOL_FD_DIR], tool) || only_child(s->pid, &tool) < 0 ||
+	    !childless(s->tool_fd[TC_TOOL_FD_CHILDREN]) ||
+	    only_child(s->tool_fd[TC_TOOL_FD_INIT_CHILDREN], s->pid, &tool) < 0 ||
 	    cpu_now(s, &after, ns) < 0)
 		return;
 	/* the rest of its exit (the kernel freeing its memory) yields to

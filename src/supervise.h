@@ -28,6 +28,8 @@ enum {
 	TC_TOOL_FD_PIDFD,
 	TC_TOOL_FD_INIT_STAT,
 	TC_TOOL_FD_INIT_SCHED,
+	TC_TOOL_FD_CHILDREN,	  /* /proc/TOOL/task/TOOL/children */
+	TC_TOOL_FD_INIT_CHILDREN, /* the init's */
 	TC_TOOL_FD__N
 };
 

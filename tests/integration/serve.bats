@@ -251,6 +251,88 @@ del sys.modules["atexit"]
 	[ "$output" = "$(printf 'False\nbye')" ]
 }
 
+@test "a frame around its 4096-byte block, in run mode and script mode, leaves the request whole on stdin" {
+	echo '{"version": 1, "limits": {"timeout": 20, "request_size": "1M"}}' >"$TC_TMP/p.json"
+	chmod 644 "$TC_TMP/p.json"
+	srv_start
+	run -0 env PYTHONPATH="$(tc_python_dir)" "$PY" -I -c '
+import sys
+sys.path.insert(0, __import__("os").environ["PYTHONPATH"])
+import toolcell_client
+run_mode = """import sys
+def run(args):
+    return [args["s"], sys.stdin.read()]
+"""
+script_mode = """import json, sys
+print(json.dumps({"ok": True, "data": [json.load(sys.stdin)["s"], sys.stdin.read()]}))
+"""
+seen = set()
+with toolcell_client.Client(sys.argv[1]) as c:
+    # the frame (34 bytes of head, about 40 of meta, the source) from
+    # under to over the block, byte by byte; the request after it
+    for tool in (run_mode, script_mode):
+        for n in range(3900, 4000):
+            a = c.call("#" * n + "\n" + tool, {"s": "r" * 300})
+            seen.add(repr(a.get("data")) if a.get("ok") else repr(a))
+print(seen)' "$TC_TMP/s.sock"
+	[ "$output" = "{\"['$(printf 'r%.0s' $(seq 300))', '']\"}" ]
+}
+
+@test "a served call's response is written where a one-shot run writes it: an exit that atexit, a thread or a flush ends at once still has it" {
+	srv_start
+	mkdir "$TC_TMP/ends"
+	# after run() returned: an atexit handler, a thread joined at the exit
+	# and sys.stderr's flush each end the process with their own status
+	cat >"$TC_TMP/ends/atexit.py" <<'PY'
+import atexit, os
+def run(args):
+    atexit.register(os._exit, 7)
+    return "atexit"
+PY
+	cat >"$TC_TMP/ends/thread.py" <<'PY'
+import os, threading, time
+def run(args):
+    threading.Thread(target=lambda: (time.sleep(0.2), os._exit(6))).start()
+    return "thread"
+PY
+	cat >"$TC_TMP/ends/flush.py" <<'PY'
+import os, sys
+class Ends:
+    def write(self, s):
+        return len(s)
+    def flush(self):
+        os._exit(5)
+def run(args):
+    sys.stderr = Ends()
+    return "flush"
+PY
+	cat >"$TC_TMP/ends/plain.py" <<'PY'
+def run(args):
+    return "plain"
+PY
+	chmod -R a+rX "$TC_TMP/ends"
+	run -0 "$PY" -I -c '
+import glob, json, subprocess, sys
+toolcell, sock = sys.argv[1:3]
+for f in sorted(glob.glob(sys.argv[3] + "/*.py")):
+    seen = []
+    for server in ([], ["--server", sock]):
+        p = subprocess.run([toolcell, "call", *server, f], input=b"{}", capture_output=True,
+                           timeout=60)
+        env = json.loads(p.stdout or "{}")
+        meta = env.get("meta", {})
+        seen.append((p.returncode, env.get("ok"), meta.get("status"), meta.get("exit_code"),
+                     meta.get("stdout_bytes")))
+    print(f.rsplit("/", 1)[1], *seen[0], "alike" if seen[0] == seen[1] else seen[1])
+' "$TOOLCELL" "$SOCK" "$TC_TMP/ends"
+	# (the response: {"ok":true,"data":"NAME"}, 27 or 28 bytes)
+	[ "$output" = "$(printf '%s\n' \
+		"atexit.py 1 False exit_nonzero 7 28 alike" \
+		"flush.py 1 False exit_nonzero 5 27 alike" \
+		"plain.py 0 True ok 0 27 alike" \
+		"thread.py 1 False exit_nonzero 6 28 alike")" ]
+}
+
 @test "a served tool's compile warning is shown once, as in a one-shot run" {
 	srv_start
 	printf 'def run(args):\n    x = 1\n    return x is 1\n' >"$TC_TMP/w.py"
