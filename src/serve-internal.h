@@ -262,7 +262,8 @@ struct wire_outcome {
 /* o and its strings into w. */
 void tc_serve_wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w);
 /* w as sent, into buf (sizeof(*w) bytes at most): only the n_denied
- * entries of o.denied in use go. Returns the length. */
+ * entries of o.denied in use go, and each string up to its NUL. Returns
+ * the length. */
 size_t tc_serve_wire_encode(const struct wire_outcome *w, char *buf);
 /* The len bytes received so far back into w, its strings pointed at their
  * copies: 0, -EAGAIN while more are due, -EBADMSG when they cannot be a

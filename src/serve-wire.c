@@ -3,7 +3,8 @@
  * the notes with descriptors that go before it. The
  * struct tc_outcome goes with copies of its strings beside it, and on the
  * wire its denied[] array (36 KB, one slot per system call number) carries
- * only the n_denied entries in use: a report is about 8.6 KB, not 45. Pure;
+ * only the n_denied entries in use and each string only its bytes: a
+ * report is about 2.8 KB, not 45. Pure;
  * the runner encodes (our child, after its sandbox's end), the server
  * decodes. */
 #include <errno.h>
@@ -16,22 +17,44 @@
 #include "serve-internal.h"
 #include "util.h"
 
-/* the wire: the bytes before o.denied, then those from o.n_denied to the
- * struct's end (n_denied first), then the n_denied entries */
+/* the wire: o's bytes before o.denied, then those from o.n_denied to o's
+ * end (n_denied first), exec_errno, each of w's strings up to its NUL, then
+ * the n_denied entries: the unused slots and the strings' unused bytes
+ * (4 KB of cgroup path alone) stay home */
 #define WIRE_HEAD  offsetof(struct wire_outcome, o.denied)
 #define WIRE_TAIL  offsetof(struct wire_outcome, o.n_denied)
+#define WIRE_REST  (sizeof(struct tc_outcome) - WIRE_TAIL)
+#define WIRE_FIXED (WIRE_HEAD + WIRE_REST + sizeof(int))
 #define WIRE_ONE   sizeof(((struct tc_outcome *)0)->denied[0])
 #define WIRE_SLOTS TC_ARRAY_SIZE(((struct tc_outcome *)0)->denied)
+#define WIRE_STR(m)                                                                                \
+	{                                                                                          \
+		offsetof(struct wire_outcome, m), sizeof(((struct wire_outcome *)0)->m)            \
+	}
+
+static const struct {
+	size_t at, size;
+} wire_strs[] = { WIRE_STR(seccomp),	 WIRE_STR(landlock),	  WIRE_STR(cgroup),
+		  WIRE_STR(cgroup_swap), WIRE_STR(kernel_memory), WIRE_STR(mem_reason),
+		  WIRE_STR(oom_reason),	 WIRE_STR(pids_reason),	  WIRE_STR(not_applied) };
 
 static void copy_str(char *dst, size_t n, const char *src)
 {
 	snprintf(dst, n, "%s", src ? src : "");
 }
 
+static size_t denied_in_use(const struct tc_outcome *o)
+{
+	return o->n_denied < WIRE_SLOTS ? o->n_denied : WIRE_SLOTS;
+}
+
 void tc_serve_wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_outcome *w)
 {
-	memset(w, 0, sizeof(*w));
-	w->o = *o;
+	/* what is sent, no more: copying all of o's 36 KB array of denied
+	 * slots (and zeroing them first) cost the runner's report its time */
+	memcpy(&w->o, o, WIRE_HEAD);
+	memcpy((char *)&w->o + WIRE_TAIL, (const char *)o + WIRE_TAIL, WIRE_REST);
+	memcpy(w->o.denied, o->denied, denied_in_use(o) * WIRE_ONE);
 	copy_str(w->seccomp, sizeof(w->seccomp), o->seccomp);
 	copy_str(w->landlock, sizeof(w->landlock), o->landlock);
 	copy_str(w->cgroup, sizeof(w->cgroup), o->cgroup);
@@ -46,16 +69,23 @@ void tc_serve_wire_pack(const struct tc_outcome *o, int exec_errno, struct wire_
 
 size_t tc_serve_wire_encode(const struct wire_outcome *w, char *buf)
 {
-	const char *p = (const char *)w;
-	size_t n = w->o.n_denied < WIRE_SLOTS ? w->o.n_denied : WIRE_SLOTS;
-	size_t tail = sizeof(*w) - WIRE_TAIL;
+	size_t n = denied_in_use(&w->o), at = WIRE_FIXED;
 
-	memcpy(buf, p, WIRE_HEAD);
-	memcpy(buf + WIRE_HEAD, p + WIRE_TAIL, tail);
+	memcpy(buf, w, WIRE_HEAD);
+	memcpy(buf + WIRE_HEAD, (const char *)w + WIRE_TAIL, WIRE_REST);
 	/* n_denied as sent says how many follow */
 	memcpy(buf + WIRE_HEAD, &n, sizeof(n));
-	memcpy(buf + WIRE_HEAD + tail, w->o.denied, n * WIRE_ONE);
-	return WIRE_HEAD + tail + n * WIRE_ONE;
+	memcpy(buf + WIRE_HEAD + WIRE_REST, &w->exec_errno, sizeof(int));
+	for (size_t i = 0; i < TC_ARRAY_SIZE(wire_strs); i++) {
+		const char *str = (const char *)w + wire_strs[i].at;
+		size_t len = strnlen(str, wire_strs[i].size - 1);
+
+		memcpy(buf + at, str, len);
+		buf[at + len] = '\0';
+		at += len + 1;
+	}
+	memcpy(buf + at, w->o.denied, n * WIRE_ONE);
+	return at + n * WIRE_ONE;
 }
 
 /* Point the outcome's strings at the copies beside it (the runner's
@@ -81,26 +111,32 @@ static void unpack(struct wire_outcome *w)
 
 int tc_serve_wire_decode(const char *buf, size_t len, struct wire_outcome *w)
 {
-	size_t tail = sizeof(*w) - WIRE_TAIL, n;
+	size_t at = WIRE_FIXED, n;
 
-	if (len < WIRE_HEAD + tail)
+	if (len < WIRE_FIXED)
 		return -EAGAIN;
 	memcpy(&n, buf + WIRE_HEAD, sizeof(n));
-	if (n > WIRE_SLOTS || len > WIRE_HEAD + tail + n * WIRE_ONE)
+	if (n > WIRE_SLOTS)
 		return -EBADMSG;
-	if (len < WIRE_HEAD + tail + n * WIRE_ONE)
-		return -EAGAIN;
 	memset(w, 0, sizeof(*w));
 	memcpy(w, buf, WIRE_HEAD);
-	memcpy((char *)w + WIRE_TAIL, buf + WIRE_HEAD, tail);
-	memcpy(w->o.denied, buf + WIRE_HEAD + tail, n * WIRE_ONE);
-	/* strings cut to their arrays, whatever the bytes said */
-	w->seccomp[sizeof(w->seccomp) - 1] = w->landlock[sizeof(w->landlock) - 1] = '\0';
-	w->cgroup[sizeof(w->cgroup) - 1] = w->cgroup_swap[sizeof(w->cgroup_swap) - 1] = '\0';
-	w->kernel_memory[sizeof(w->kernel_memory) - 1] = '\0';
-	w->mem_reason[sizeof(w->mem_reason) - 1] = w->oom_reason[sizeof(w->oom_reason) - 1] = '\0';
-	w->pids_reason[sizeof(w->pids_reason) - 1] = '\0';
-	w->not_applied[sizeof(w->not_applied) - 1] = '\0';
+	memcpy((char *)w + WIRE_TAIL, buf + WIRE_HEAD, WIRE_REST);
+	memcpy(&w->exec_errno, buf + WIRE_HEAD + WIRE_REST, sizeof(int));
+	/* each string within its array, NUL and all */
+	for (size_t i = 0; i < TC_ARRAY_SIZE(wire_strs); i++) {
+		size_t room = len - at < wire_strs[i].size ? len - at : wire_strs[i].size;
+		const char *nul = memchr(buf + at, '\0', room);
+
+		if (!nul)
+			return room < wire_strs[i].size ? -EAGAIN : -EBADMSG;
+		memcpy((char *)w + wire_strs[i].at, buf + at, (size_t)(nul - buf) + 1 - at);
+		at = (size_t)(nul - buf) + 1;
+	}
+	if (len < at + n * WIRE_ONE)
+		return -EAGAIN;
+	if (len > at + n * WIRE_ONE)
+		return -EBADMSG;
+	memcpy(w->o.denied, buf + at, n * WIRE_ONE);
 	unpack(w);
 	return 0;
 }
