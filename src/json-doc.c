@@ -53,6 +53,17 @@ static int scan_error(const struct tc_json_scan *s, enum tc_stage stage, struct 
 	return tc_error_set(err, stage, 0, "%s: not valid JSON near byte %zu", what, s->at);
 }
 
+/* tc_json_parse's first part: the limit and tc_json_scan, without cJSON. */
+static int scan_only(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
+		     struct tc_json_scan *s, struct tc_error *err)
+{
+	if (len > max_bytes)
+		return tc_error_set(err, stage, E2BIG,
+				    "%s: %zu bytes is larger than the %zu-byte limit",
+				    tc_stage_name(stage), len, max_bytes);
+	return tc_json_scan(buf, len, 0, s) < 0 ? scan_error(s, stage, err) : 0;
+}
+
 int tc_json_parse(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
 		  struct tc_json_scan *s, cJSON **ret_root, struct tc_error *err)
 {
@@ -62,13 +73,9 @@ int tc_json_parse(const char *buf, size_t len, size_t max_bytes, enum tc_stage s
 	cJSON *root;
 	int r;
 
-	if (len > max_bytes)
-		return tc_error_set(err, stage, E2BIG,
-				    "%s: %zu bytes is larger than the %zu-byte limit", what, len,
-				    max_bytes);
-	r = tc_json_scan(buf, len, 0, s);
+	r = scan_only(buf, len, max_bytes, stage, s, err);
 	if (r < 0)
-		return scan_error(s, stage, err);
+		return r;
 
 	/* A second opinion: cJSON parses a NUL-terminated copy and must
 	 * reach the terminator, so it too sees exactly one value. */
@@ -118,15 +125,10 @@ static int first_unknown(const struct tc_json_scan *s, const char *const *keys, 
 	return 0;
 }
 
-int tc_json_members(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
-		    const char *const *keys, size_t n, char **ret, struct tc_error *err)
-{
-	return tc_json_members_known(buf, len, max_bytes, stage, keys, n, ret, NULL, err);
-}
-
-int tc_json_members_known(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
-			  const char *const *keys, size_t n, char **ret,
-			  char unknown[TC_JSON_KEY_SHOWN_MAX + 4], struct tc_error *err)
+/* tc_json_members(_known)'s work; cjson_too: cJSON's second parse as well. */
+static int members(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
+		   const char *const *keys, size_t n, char **ret,
+		   char unknown[TC_JSON_KEY_SHOWN_MAX + 4], bool cjson_too, struct tc_error *err)
 {
 	const char *what = tc_stage_name(stage);
 	_cleanup_scan_ struct tc_json_scan s = { 0 };
@@ -134,10 +136,11 @@ int tc_json_members_known(const char *buf, size_t len, size_t max_bytes, enum tc
 	int r;
 
 	memset(ret, 0, n * sizeof(*ret));
-	r = tc_json_parse(buf, len, max_bytes, stage, &s, &root, err);
+	r = cjson_too ? tc_json_parse(buf, len, max_bytes, stage, &s, &root, err)
+		      : scan_only(buf, len, max_bytes, stage, &s, err);
 	if (r < 0)
 		return r;
-	if (!cJSON_IsObject(root))
+	if (cjson_too ? !cJSON_IsObject(root) : buf[s.root_start] != '{')
 		return tc_error_set(err, stage, 0, "%s: expected a JSON object", what);
 	for (size_t i = 0; i < n; i++) {
 		const struct tc_json_member *m = tc_json_find(&s, 0, keys[i]);
@@ -154,6 +157,25 @@ int tc_json_members_known(const char *buf, size_t len, size_t max_bytes, enum tc
 		}
 	}
 	return unknown ? first_unknown(&s, keys, n, unknown) : 0;
+}
+
+int tc_json_members(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
+		    const char *const *keys, size_t n, char **ret, struct tc_error *err)
+{
+	return members(buf, len, max_bytes, stage, keys, n, ret, NULL, true, err);
+}
+
+int tc_json_members_known(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
+			  const char *const *keys, size_t n, char **ret,
+			  char unknown[TC_JSON_KEY_SHOWN_MAX + 4], struct tc_error *err)
+{
+	return members(buf, len, max_bytes, stage, keys, n, ret, unknown, true, err);
+}
+
+int tc_json_members_made(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
+			 const char *const *keys, size_t n, char **ret, struct tc_error *err)
+{
+	return members(buf, len, max_bytes, stage, keys, n, ret, NULL, false, err);
 }
 
 cJSON *tc_json_add(bool *failed, cJSON *obj, const char *key, cJSON *item)

@@ -119,6 +119,12 @@ int tc_json_parse(const char *buf, size_t len, size_t max_bytes, enum tc_stage s
 int tc_json_members(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
 		    const char *const *keys, size_t n, char **ret, struct tc_error *err);
 
+/* tc_json_members for a document toolcell's own code printed with cJSON
+ * (the server's answer to its command-line client): tc_json_scan's checks
+ * and messages, without cJSON's second parse of it. */
+int tc_json_members_made(const char *buf, size_t len, size_t max_bytes, enum tc_stage stage,
+			 const char *const *keys, size_t n, char **ret, struct tc_error *err);
+
 /* tc_json_members, returning 1 instead of 0 when a top-level key is none
  * of keys, the first such key in unknown as tc_json_key_shown shows it
  * (for a caller that refuses what it does not know, naming it). */

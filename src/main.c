@@ -112,11 +112,10 @@ int main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) < 0 &&
 		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
 			return TC_EXIT_TOOLCELL;
-	find_exe_dir(exe_dir);
-	v.exe_dir = exe_dir;
 	if (tc_cli_parse(argc, argv, environ, &v.cli, &e) < 0)
 		exit(tc_verb_fail(&v, &e));
-	/* call and python --server: a warm pool answers, no sandbox of our own */
+	/* call and python --server: a warm pool answers, no sandbox of our own
+	 * (nor any file of toolcell's: these come before find_exe_dir) */
 	if (v.cli.verb == TC_VERB_CALL && v.cli.server)
 		exit(tc_serve_client_call(&v.cli, TC_SERVE_CLIENT_MAX));
 	if (v.cli.verb == TC_VERB_SESSION && v.cli.server)
@@ -127,6 +126,8 @@ int main(int argc, char **argv)
 			end_like(v.end_signal);
 		exit(code);
 	}
+	find_exe_dir(exe_dir);
+	v.exe_dir = exe_dir;
 	/* fail closed: a run without an id would leave no trace */
 	if (runs_sandbox(v.cli.verb) && tc_run_begin(&v.run, tc_cli_verb_name(v.cli.verb), &e) < 0)
 		exit(tc_verb_fail(&v, &e));

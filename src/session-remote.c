@@ -204,7 +204,8 @@ static char *request_line(const struct tc_cli *cli)
 	cJSON *doc = cJSON_CreateObject(), *allow, *defaults;
 	char *line;
 
-	cJSON_AddNumberToObject(doc, "id", 1);
+	/* raw: cJSON prints a number with %1.15g and reads it back with sscanf */
+	cJSON_AddItemToObject(doc, "id", cJSON_CreateRaw("1"));
 	cJSON_AddStringToObject(doc, "kind", "session");
 	allow = o->n_allow_import ? cJSON_AddArrayToObject(doc, "allow_imports") : NULL;
 	for (size_t i = 0; allow && i < o->n_allow_import; i++)

@@ -260,6 +260,46 @@ static void test_validate_messages(void **state)
 	assert_int_equal(e.stage, TC_STAGE_RESPONSE);
 }
 
+/* tc_json_members_made (the server's answer to the command-line client)
+ * takes the same members, raw, and says the same words as tc_json_members;
+ * only cJSON's second parse is left out. */
+static void test_members_made(void **state)
+{
+	static const char *const keys[] = { "ok", "data", "none" };
+	static const char doc[] =
+		" {\"ok\":true, \"data\":{\"n\": 1.50, \"s\":\"\\u00e9\"},\"x\":[]}\n";
+	static const char *const bad[] = { "[1,]",  "[1]", "{\"ok\":1,\"ok\":2}", "{\"ok\":",
+					   "\"s\"", "",	   "{\"a\":\xff}" };
+	char *a[3], *b[3];
+	struct tc_error ea = { 0 }, eb = { 0 };
+
+	(void)state;
+	assert_int_equal(
+		tc_json_members_made(doc, strlen(doc), 100, TC_STAGE_ANSWER, keys, 3, a, &ea), 0);
+	assert_string_equal(a[0], "true");
+	assert_string_equal(a[1], "{\"n\": 1.50, \"s\":\"\\u00e9\"}");
+	assert_null(a[2]);
+	free(a[0]);
+	free(a[1]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int ra = tc_json_members(bad[i], strlen(bad[i]), 100, TC_STAGE_ANSWER, keys, 3, a,
+					 &ea);
+		int rb = tc_json_members_made(bad[i], strlen(bad[i]), 100, TC_STAGE_ANSWER, keys, 3,
+					      b, &eb);
+
+		assert_int_equal(rb, ra);
+		assert_true(rb < 0);
+		assert_string_equal(eb.message, ea.message);
+		for (size_t k = 0; k < 3; k++)
+			assert_null(b[k]);
+	}
+	assert_string_equal(eb.message, "answer: not valid UTF-8 at byte 5");
+	assert_int_equal(
+		tc_json_members_made(doc, strlen(doc), 10, TC_STAGE_ANSWER, keys, 3, b, &eb),
+		-E2BIG);
+	assert_string_equal(eb.message, "answer: 54 bytes is larger than the 10-byte limit");
+}
+
 static void test_add_and_print(void **state)
 {
 	cJSON *o = cJSON_CreateObject(), *a;
@@ -319,4 +359,5 @@ TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_utf8_check_offsets), cmocka_unit_
 	     cmocka_unit_test(test_scan_faults), cmocka_unit_test(test_scan_nul_escape),
 	     cmocka_unit_test(test_scan_depth), cmocka_unit_test(test_scan_paths),
 	     cmocka_unit_test(test_scan_members), cmocka_unit_test(test_validate_messages),
-	     cmocka_unit_test(test_add_and_print), cmocka_unit_test(test_raw_and_print))
+	     cmocka_unit_test(test_add_and_print), cmocka_unit_test(test_raw_and_print),
+	     cmocka_unit_test(test_members_made))
