@@ -168,6 +168,9 @@ int tc_supervise_find_tool(struct tc_supervisor *s)
 	/* opened after the children were read: the same process while its
 	 * parent is the init (a reused pid would name another), the pidfd's
 	 * (alive when checked after the directory was opened) */
+	/* the quick end's looks for the exit sleep 20 us: a slack of 5 us,
+	 * not the default 50 (set here, once, off the call's path) */
+	(void)prctl(PR_SET_TIMERSLACK, 5000UL, 0, 0, 0);
 	if (open_files(s) < 0 ||
 	    tc_supervise_pread(s->tool_fd[TC_TOOL_FD_STAT], buf, sizeof(buf)) < 0 ||
 	    tc_supervise_stat_field(buf, 4, &ppid) < 0 || ppid != (uint64_t)s->pid ||
@@ -296,16 +299,15 @@ void tc_supervise_quick_end(struct tc_supervisor *s)
 	if (!hwm)
 		return;
 	/* a sleep, not a spin: on a busy machine the tool may wait for our
-	 * CPU (a slack of 5 us, not the default 50) */
-	(void)prctl(PR_SET_TIMERSLACK, 5000UL, 0, 0, 0);
+	 * CPU; and first, as the tool has yet to wake up */
 	for (until = tc_now_ns() + QUICK_WATCH_NS;;) {
+		nanosleep(&(struct timespec){ .tv_nsec = QUICK_LOOK_NS }, NULL);
 		if (tool_stat(s, &after) < 0)
 			return; /* reaped already: the init's report follows */
 		if (exited(&after))
 			break;
 		if (tc_now_ns() >= until)
 			return;
-		nanosleep(&(struct timespec){ .tv_nsec = QUICK_LOOK_NS }, NULL);
 	}
 	/* no page faulted in since the peak was read: it is the exit's; no
 	 * other process (the tool's children first: a child it leaves goes
