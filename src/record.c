@@ -217,7 +217,31 @@ static void add_outcome(bool *failed, cJSON *r, const struct tc_outcome *o)
 	add_u64s(failed, r, times, TC_ARRAY_SIZE(times));
 }
 
-static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
+static void add_part(bool *failed, cJSON *r, const struct tc_outcome *o, enum tc_record_part part,
+		     struct tc_record_memo *memo);
+
+/* "unknown": why each figure that is null is, and what the figures leave out */
+static cJSON *unknown_of(bool *failed, const struct tc_outcome *o)
+{
+	const struct tc_maybe *const maybes[] = { &o->memory_peak_bytes, &o->oom_kills,
+						  &o->pids_peak };
+	static const char *const keys[] = { "memory_peak_bytes", "oom_kills", "pids_peak" };
+	cJSON *unknown = cJSON_CreateObject();
+
+	for (size_t i = 0; i < TC_ARRAY_SIZE(maybes); i++)
+		if (!maybes[i]->known)
+			tc_json_add(failed, unknown, keys[i],
+				    cJSON_CreateString(maybes[i]->reason ? maybes[i]->reason
+									 : "not measured"));
+	if (o->kernel_memory)
+		tc_json_add(failed, unknown, "kernel_memory", cJSON_CreateString(o->kernel_memory));
+	if (o->warm_up)
+		tc_json_add(failed, unknown, "warm_up", cJSON_CreateString(o->warm_up));
+	return unknown;
+}
+
+static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o,
+			 struct tc_record_memo *memo)
 {
 	const struct {
 		const char *key;
@@ -229,21 +253,11 @@ static void add_measures(bool *failed, cJSON *r, const struct tc_outcome *o)
 	};
 	const struct u64_field streams[] = { { "stdout_bytes", o->stdout_bytes },
 					     { "stderr_bytes", o->stderr_bytes } };
-	cJSON *unknown;
 	size_t i;
 
 	for (i = 0; i < TC_ARRAY_SIZE(maybes); i++)
 		tc_json_add(failed, r, maybes[i].key, maybe_number(maybes[i].m));
-	unknown = tc_json_add(failed, r, "unknown", cJSON_CreateObject());
-	for (i = 0; i < TC_ARRAY_SIZE(maybes); i++)
-		if (!maybes[i].m->known)
-			tc_json_add(failed, unknown, maybes[i].key,
-				    cJSON_CreateString(maybes[i].m->reason ? maybes[i].m->reason
-									   : "not measured"));
-	if (o->kernel_memory)
-		tc_json_add(failed, unknown, "kernel_memory", cJSON_CreateString(o->kernel_memory));
-	if (o->warm_up)
-		tc_json_add(failed, unknown, "warm_up", cJSON_CreateString(o->warm_up));
+	add_part(failed, r, o, TC_RECORD_PART_UNKNOWN, memo);
 	add_u64s(failed, r, streams, TC_ARRAY_SIZE(streams));
 	tc_json_add(failed, r, "stdout_truncated", cJSON_CreateBool(o->stdout_truncated));
 	tc_json_add(failed, r, "stderr_truncated", cJSON_CreateBool(o->stderr_truncated));
@@ -286,9 +300,9 @@ static void add_syscalls(bool *failed, cJSON *r, const struct tc_outcome *o)
 	}
 }
 
-static void add_limits(bool *failed, cJSON *r, const struct tc_outcome *o)
+static cJSON *limits_of(bool *failed, const struct tc_outcome *o)
 {
-	cJSON *limits = tc_json_add(failed, r, "limits", cJSON_CreateObject());
+	cJSON *limits = cJSON_CreateObject();
 	size_t i;
 
 	for (i = 0; i < TC_LIMIT__MAX; i++) {
@@ -306,6 +320,7 @@ static void add_limits(bool *failed, cJSON *r, const struct tc_outcome *o)
 		tc_json_add(failed, l, "enforced_by",
 			    cJSON_CreateString(tc_enforcer_name(o->enforced_by[i])));
 	}
+	return limits;
 }
 
 static void add_isolation(bool *failed, cJSON *r, const struct tc_outcome *o)
@@ -354,9 +369,9 @@ static cJSON *provenance_entry(bool *failed, cJSON *parent, const char *key, con
 	return e;
 }
 
-static void add_provenance(bool *failed, cJSON *r, const struct tc_outcome *o)
+static cJSON *provenance_of(bool *failed, const struct tc_outcome *o)
 {
-	cJSON *p = tc_json_add(failed, r, "provenance", cJSON_CreateObject());
+	cJSON *p = cJSON_CreateObject();
 
 	provenance_entry(failed, p, "policy", o->policy_path, o->policy_sha256,
 			 sizeof(o->policy_sha256), true);
@@ -364,6 +379,108 @@ static void add_provenance(bool *failed, cJSON *r, const struct tc_outcome *o)
 			 true);
 	provenance_entry(failed, p, "rootfs_manifest", NULL, o->rootfs_sha256,
 			 sizeof(o->rootfs_sha256), false);
+	return p;
+}
+
+/* A string as part of a key: whether it is NULL, then its bytes (at most
+ * max) and a NUL. */
+static void key_string(struct tc_buf *k, const char *s, size_t max)
+{
+	tc_buf_add(k, s ? "s" : "n", 1);
+	if (s)
+		tc_buf_add(k, s, strnlen(s, max));
+	tc_buf_add(k, "", 1);
+}
+
+/* Everything a part is built from, as bytes: equal keys, equal text. */
+static void part_key(struct tc_buf *k, const struct tc_outcome *o, enum tc_record_part part)
+{
+	const struct tc_maybe *const maybes[] = { &o->memory_peak_bytes, &o->oom_kills,
+						  &o->pids_peak };
+
+	switch (part) {
+	case TC_RECORD_PART_UNKNOWN:
+		for (size_t i = 0; i < TC_ARRAY_SIZE(maybes); i++) {
+			tc_buf_add(k, maybes[i]->known ? "k" : "u", 1);
+			key_string(k, maybes[i]->reason, SIZE_MAX);
+		}
+		key_string(k, o->kernel_memory, SIZE_MAX);
+		key_string(k, o->warm_up, SIZE_MAX);
+		break;
+	case TC_RECORD_PART_LIMITS:
+		tc_buf_add(k, o->limit, sizeof(o->limit));
+		tc_buf_add(k, o->enforced_by, sizeof(o->enforced_by));
+		break;
+	case TC_RECORD_PART_PROVENANCE:
+		key_string(k, o->policy_path, TC_PATH_MAX);
+		key_string(k, o->policy_sha256, sizeof(o->policy_sha256));
+		key_string(k, o->tool_path, TC_PATH_MAX);
+		key_string(k, o->tool_sha256, sizeof(o->tool_sha256));
+		key_string(k, o->rootfs_sha256, sizeof(o->rootfs_sha256));
+		break;
+	case TC_RECORD_PART__MAX:
+		break;
+	}
+}
+
+static cJSON *part_of(bool *failed, const struct tc_outcome *o, enum tc_record_part part)
+{
+	switch (part) {
+	case TC_RECORD_PART_UNKNOWN:
+		return unknown_of(failed, o);
+	case TC_RECORD_PART_LIMITS:
+		return limits_of(failed, o);
+	case TC_RECORD_PART_PROVENANCE:
+		return provenance_of(failed, o);
+	case TC_RECORD_PART__MAX:
+		break;
+	}
+	return NULL;
+}
+
+/* A part of the record under its name: with a memo, the text printed for
+ * the last record whose part was built from the same bytes (a served
+ * call's limits, reasons and provenance seldom change), else built and
+ * printed for the next. */
+static void add_part(bool *failed, cJSON *r, const struct tc_outcome *o, enum tc_record_part part,
+		     struct tc_record_memo *memo)
+{
+	static const char *const names[] = { [TC_RECORD_PART_UNKNOWN] = "unknown",
+					     [TC_RECORD_PART_LIMITS] = "limits",
+					     [TC_RECORD_PART_PROVENANCE] = "provenance" };
+	struct tc_record_memo_part *m = memo ? &memo->part[part] : NULL;
+	struct tc_buf key = { 0 };
+	cJSON *item;
+	char *text;
+
+	if (m) {
+		part_key(&key, o, part);
+		if (m->text && key.p && key.len == m->len && !memcmp(key.p, m->key, key.len)) {
+			tc_buf_release(&key);
+			tc_json_add(failed, r, names[part], cJSON_CreateRaw(m->text));
+			return;
+		}
+	}
+	item = tc_json_add(failed, r, names[part], part_of(failed, o, part));
+	text = m && key.p && item && !*failed ? cJSON_PrintUnformatted(item) : NULL;
+	if (text) {
+		free(m->key);
+		free(m->text);
+		m->key = key.p; /* the buffer's bytes, now the memo's */
+		m->len = key.len;
+		m->text = text;
+		return;
+	}
+	tc_buf_release(&key);
+}
+
+void tc_record_memo_release(struct tc_record_memo *memo)
+{
+	for (size_t i = 0; i < TC_ARRAY_SIZE(memo->part); i++) {
+		free(memo->part[i].key);
+		free(memo->part[i].text);
+	}
+	memset(memo, 0, sizeof(*memo));
 }
 
 static void add_error(bool *failed, cJSON *r, const struct tc_outcome *o)
@@ -428,16 +545,21 @@ static void add_workspace(bool *failed, cJSON *r, const struct tc_outcome *o)
 
 cJSON *tc_record_to_cjson(const struct tc_outcome *o)
 {
+	return tc_record_to_cjson_memo(o, NULL);
+}
+
+cJSON *tc_record_to_cjson_memo(const struct tc_outcome *o, struct tc_record_memo *memo)
+{
 	cJSON *r = cJSON_CreateObject();
 	bool failed = !r;
 
 	add_run(&failed, r, o->run);
 	add_outcome(&failed, r, o);
-	add_measures(&failed, r, o);
+	add_measures(&failed, r, o, memo);
 	add_syscalls(&failed, r, o);
-	add_limits(&failed, r, o);
+	add_part(&failed, r, o, TC_RECORD_PART_LIMITS, memo);
 	add_isolation(&failed, r, o);
-	add_provenance(&failed, r, o);
+	add_part(&failed, r, o, TC_RECORD_PART_PROVENANCE, memo);
 	add_workspace(&failed, r, o);
 	add_error(&failed, r, o);
 	tc_json_add(&failed, r, "toolcell_version", cJSON_CreateString(TOOLCELL_VERSION));

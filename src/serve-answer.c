@@ -104,9 +104,9 @@ void tc_serve_answer_error(struct server *s, struct conn *c, const char *id, con
 }
 
 /* The record of the call as a tree, with "pool" (the caller deletes it). */
-static cJSON *record_tree(const struct call *c, const struct tc_outcome *o)
+static cJSON *record_tree(struct server *s, const struct call *c, const struct tc_outcome *o)
 {
-	cJSON *r = tc_record_to_cjson(o);
+	cJSON *r = tc_record_to_cjson_memo(o, &s->memo);
 	cJSON *pool;
 
 	if (!r)
@@ -347,7 +347,7 @@ void tc_serve_answer_call(struct server *s, struct call *c, struct entry *e, str
 	if (c->conn) {
 		/* one tree: the envelope's meta and the record agree, and the
 		 * record is built once */
-		_cleanup_cjson_ cJSON *r = record_tree(c, o);
+		_cleanup_cjson_ cJSON *r = record_tree(s, c, o);
 
 		doc = c->req.kind == TC_SERVE_CALL
 			      ? call_envelope(o, r, &e->out, s->setup->cfg->limit[TC_LIMIT_REQUEST])

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "record-tree.h"
 #include "toolcell/record.h"
 #include "serve.h"
 #include "util.h"
@@ -174,6 +175,7 @@ struct server {
 	uint64_t backoff_until_ns, backoff_ms; /* entries keep failing to start */
 	struct serve_stats stats;
 	struct spawner spawner;
+	struct tc_record_memo memo; /* the answers' records' parts that repeat */
 };
 
 /* serve-pool.c */

@@ -682,5 +682,6 @@ int tc_serve_run(const struct tc_serve_options *opt, const struct tc_serve_setup
 		conn_close(&s, s.conns);
 	tc_serve_release_retired(&s, true);
 	free(s.retired);
+	tc_record_memo_release(&s.memo);
 	return r < 0 ? 125 : s.exit_status;
 }

@@ -155,17 +155,20 @@ PY
 	ask "$(req 2 call "$TC_TMP/add.py" '{"a": 1, "b": 2}' "$low")"
 	mv "$TC_TMP/out" "$TC_TMP/out2"
 	ask "$(req 3 call "$TC_TMP/add.py" '{"a": 1, "b": 2}')"
+	mv "$TC_TMP/out" "$TC_TMP/out3"
+	# the same again: the server's record memo gives its parts (record-tree.h)
+	ask "$(req 4 call "$TC_TMP/add.py" '{"a": 1, "b": 2}')"
 	run -0 "$PY" -I -c '
 import json, sys
 d = sys.argv[1]
 one, low, env, envlow = (json.load(open(f"{d}/{n}.json"))
                         for n in ("one", "one-low", "env", "env-low"))
-out = [json.loads(open(f"{d}/{n}").read()) for n in ("out1", "out2", "out")]
+out = [json.loads(open(f"{d}/{n}").read()) for n in ("out1", "out2", "out3", "out")]
 same = ("record_version", "verb", "caller_uid", "status", "status_inferred", "exit_code",
         "signal", "signal_name", "stdout_bytes", "stderr_bytes", "stdout_truncated",
         "stderr_truncated", "denied_syscall", "denied_syscalls", "limits", "workspace", "error",
         "toolcell_version")
-for a, want, wenv in zip(out, (one, low, one), (env, envlow, env)):
+for a, want, wenv in zip(out, (one, low, one, one), (env, envlow, env, env)):
     r = a["record"]
     assert list(r) == list(want) + ["pool"], (list(r), list(want))
     for k in same:

@@ -576,6 +576,79 @@ static void test_number_bytes(void **state)
 	}
 }
 
+/* tc_record_to_cjson as compact text (the caller frees it). */
+static char *compact(const struct tc_outcome *o, struct tc_record_memo *memo)
+{
+	cJSON *r = tc_record_to_cjson_memo(o, memo);
+	char *text;
+
+	assert_non_null(r);
+	text = cJSON_PrintUnformatted(r);
+	cJSON_Delete(r);
+	assert_non_null(text);
+	return text;
+}
+
+/* A record built with a memo is byte for byte the one built without,
+ * whatever changed since the last one: a limit, what enforces it, a
+ * reason, whether a figure is known, a string NULL or not, provenance. */
+static void test_memo(void **state)
+{
+	struct tc_record_memo memo = { 0 };
+	struct tc_outcome o;
+
+	(void)state;
+	fill_ok(&o);
+	o.oom_kills = (struct tc_maybe){ .known = false, .reason = "no leaf" };
+	for (int step = 0; step < 12; step++) {
+		char *with, *without;
+
+		switch (step) {
+		case 2:
+			o.limit[TC_LIMIT_MEMORY] = 1u << 20;
+			break;
+		case 3:
+			o.enforced_by[TC_LIMIT_PIDS] = TC_ENFORCER_CGROUP2;
+			break;
+		case 4:
+			o.oom_kills.reason = "no leaf either";
+			break;
+		case 5:
+			o.oom_kills.reason = NULL; /* "not measured" */
+			break;
+		case 6:
+			o.kernel_memory = "what the kernel holds";
+			break;
+		case 7:
+			o.warm_up = "";
+			break;
+		case 8:
+			o.tool_path = "/t.py";
+			break;
+		case 9:
+			snprintf(o.tool_sha256, sizeof(o.tool_sha256), "%064d", 7);
+			break;
+		case 10:
+			o.pids_peak.known = false;
+			break;
+		case 11:
+			o.policy_path = "/p.json";
+			break;
+		default: /* the same again */
+			break;
+		}
+		with = compact(&o, &memo);
+		without = compact(&o, NULL);
+		assert_string_equal(with, without);
+		free(with);
+		free(without);
+		for (size_t i = 0; i < TC_ARRAY_SIZE(memo.part); i++)
+			assert_non_null(memo.part[i].text);
+	}
+	tc_record_memo_release(&memo);
+	assert_null(memo.part[0].text);
+}
+
 /* run_id is a UUID v4 from getrandom; times are RFC 3339 UTC with
  * milliseconds; the caller is the real uid and toolcell's pid. */
 static void test_run_fields(void **state)
@@ -625,4 +698,4 @@ TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_names), cmocka_unit_test(test_hex
 	     cmocka_unit_test(test_error_record), cmocka_unit_test(test_denied_syscalls),
 	     cmocka_unit_test(test_limits), cmocka_unit_test(test_provenance),
 	     cmocka_unit_test(test_error_message_sanitized), cmocka_unit_test(test_run_fields),
-	     cmocka_unit_test(test_number_bytes))
+	     cmocka_unit_test(test_number_bytes), cmocka_unit_test(test_memo))
