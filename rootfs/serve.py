@@ -375,7 +375,10 @@ def _quick_exit(code):
     are closed together, so that the server reads the response and the
     ends in one wake-up and the runner wakes once; where the tool's code
     may run on (threads, atexit handlers) it is written first, where a
-    one-shot run writes it. Then toolcell's go is awaited (SIGURG, at most
+    one-shot run writes it. The rest runs at nice 19: on a CPU it shares
+    with toolcell's runner, the exit (the kernel freeing the interpreter's
+    memory) no longer holds the runner off while it looks for that exit.
+    Then toolcell's go is awaited (SIGURG, at most
     GO_WAIT s): at their EOF toolcell reads what it needs of this process
     while it still has its memory, then watches it exit, and answers
     before the kernel has freed that memory (toolcell trusts none of this:
@@ -396,6 +399,10 @@ def _quick_exit(code):
         except BaseException:
             code = code or 120  # as Py_FinalizeEx does for a failed flush
     out = _RESPONSE[1] if _RESPONSE else 2
+    try:  # the tool's code is over: its exit yields to the runner's quick end
+        os.nice(19)
+    except OSError:
+        pass
     try:
         _signal.pthread_sigmask(_signal.SIG_BLOCK, _GO)
         # one close_range for all (the response's fd is 3 when it is not 1)

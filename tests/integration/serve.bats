@@ -313,6 +313,14 @@ PY
 def run(args):
     return "plain"
 PY
+	# the last code of the tool's own runs at its own priority (the exit's
+	# nice 19 comes after it): 40 plus its nice, the test's
+	cat >"$TC_TMP/ends/nice.py" <<'PY'
+import atexit, os
+def run(args):
+    atexit.register(lambda: os._exit(40 + os.getpriority(os.PRIO_PROCESS, 0)))
+    return "nice"
+PY
 	chmod -R a+rX "$TC_TMP/ends"
 	run -0 "$PY" -I -c '
 import glob, json, subprocess, sys
@@ -332,6 +340,7 @@ for f in sorted(glob.glob(sys.argv[3] + "/*.py")):
 	[ "$output" = "$(printf '%s\n' \
 		"atexit.py 1 False exit_nonzero 7 28 alike" \
 		"flush.py 1 False exit_nonzero 5 27 alike" \
+		"nice.py 1 False exit_nonzero $((40 + $(nice))) 26 alike" \
 		"plain.py 0 True ok 0 27 alike" \
 		"thread.py 1 False exit_nonzero 6 28 alike")" ]
 }
