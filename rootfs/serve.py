@@ -43,6 +43,7 @@ normal exit does, then os._exit (module teardown would cost ~10 ms).
 
 import _imp
 import _signal
+import _thread
 import gc
 import os
 import sys
@@ -352,16 +353,20 @@ def _exit_code(e):
     return 1
 
 
-def _respond(code):
+def _respond(code, close):
     """The call's response, if one is held, written as the harness writes it
-    (without closing it: _quick_exit does); the exit status its failure
-    makes, or code."""
+    (closed with it when tool code may still run, as a one-shot run closes
+    it: nothing written after it reaches the response; else _quick_exit
+    closes it with stdout and stderr); the exit status its failure makes,
+    or code."""
     if not _RESPONSE or _RESPONSE[2] is None:
         return code
     write, out, response = _RESPONSE
     _RESPONSE[2] = None
+    if close:
+        _RESPONSE[1] = 2  # gone: _quick_exit closes stdout and stderr only
     try:
-        write(out, response, False)
+        write(out, response, close)
     except SystemExit as e:
         return _exit_code(e)
     return code
@@ -384,15 +389,15 @@ def _quick_exit(code):
     before the kernel has freed that memory (toolcell trusts none of this:
     HACKING.md, "serve", the quick end)."""
     threading = sys.modules.get("threading")
-    if threading is not None or _NCALLBACKS():
-        code = _respond(code)
+    if threading is not None or _NCALLBACKS() or _thread._count():
+        code = _respond(code, True)
     try:
         if threading is not None:
             threading._shutdown()
     except BaseException:
         pass
     _RUN_EXITFUNCS()
-    code = _respond(code)
+    code = _respond(code, False)
     for f in (sys.stdout, sys.stderr):
         try:
             f.flush()

@@ -313,6 +313,20 @@ PY
 def run(args):
     return "plain"
 PY
+	# what tool code writes after the response reaches no response: a
+	# one-shot run has closed it by then
+	cat >"$TC_TMP/ends/late.py" <<'PY'
+import atexit, os
+def late():
+    for fd in range(3, 8):
+        try:
+            os.write(fd, b"LATE\n")
+        except OSError:
+            pass
+def run(args):
+    atexit.register(late)
+    return "late"
+PY
 	# the last code of the tool's own runs at its own priority (the exit's
 	# nice 19 comes after it): 40 plus its nice, the test's
 	cat >"$TC_TMP/ends/nice.py" <<'PY'
@@ -340,6 +354,7 @@ for f in sorted(glob.glob(sys.argv[3] + "/*.py")):
 	[ "$output" = "$(printf '%s\n' \
 		"atexit.py 1 False exit_nonzero 7 28 alike" \
 		"flush.py 1 False exit_nonzero 5 27 alike" \
+		"late.py 0 True ok 0 26 alike" \
 		"nice.py 1 False exit_nonzero $((40 + $(nice))) 26 alike" \
 		"plain.py 0 True ok 0 27 alike" \
 		"thread.py 1 False exit_nonzero 6 28 alike")" ]
