@@ -13,7 +13,7 @@ imported is skipped), writes one line on stdout,
 and blocks reading its stdin. Until then it has run only toolcell's code:
 no request has reached it. Then exactly one request frame arrives, and EOF:
 
-    b"%-4s %09d %08d %09d\\n" % (kind, len(source), len(meta), len(rest))   34 bytes
+    b"%-4s %010d %010d %010d\\n" % (kind, len(source), len(meta), len(rest))   38 bytes
     meta: JSON {"name": "tool.py", "argv": [...], "rlimits": {...}}
     source: the tool's or script's text (UTF-8)
     blanks up to BLOCK bytes from the frame's start, when it is shorter
@@ -58,7 +58,7 @@ HARNESS = "/usr/lib/toolcell/harness.pyc"
 SESSION = "/usr/lib/toolcell/session.pyc"
 RE_CACHE = "/usr/lib/toolcell/serve-re.marshal"
 IMPORT_MAP = "/usr/lib/toolcell/serve-imports.marshal"
-HEAD = 34
+HEAD = 38  # ten digits each: a request may be up to 1 GiB (limits.request_size)
 BLOCK = 4096  # serve-internal.h's SERVE_FRAME_BLOCK: the frame's least size
 _GO = (_signal.SIGURG,)  # toolcell's go at the end (_quick_exit)
 GO_WAIT = 0.001  # s: without it (the output is held elsewhere) the exit comes anyway
@@ -316,8 +316,8 @@ def main():
     _warm(h, sys.argv[1] if len(sys.argv) > 1 else "")
     loads, _ = h._codec()
     frame = _read_exactly(BLOCK)
-    kind, src_len, meta_len = frame[:4], int(frame[5:14]), int(frame[15:23])  # kinds: 4 letters
-    rest = int(frame[24:33])
+    kind, src_len, meta_len = frame[:4], int(frame[5:15]), int(frame[16:26])  # kinds: 4 letters
+    rest = int(frame[27:37])
     end = HEAD + meta_len + src_len
     if end > BLOCK:  # the frame's own bytes only: what follows is the tool's stdin
         frame += _read_exactly(end - BLOCK)

@@ -38,6 +38,8 @@ static void frame_rlimits(cJSON *meta, const struct tc_serve_request *r, bool le
 			cJSON_AddNumberToObject(o, rl[i].name, (double)r->limit[rl[i].id]);
 }
 
+#define FRAME_SIZE_MAX 10000000000ull /* a size the frame's head holds: ten digits */
+
 int tc_serve_io_frame(const struct call *c, bool leaf, struct tc_buf *f)
 {
 	/* by enum tc_serve_kind */
@@ -55,9 +57,16 @@ int tc_serve_io_frame(const struct call *c, bool leaf, struct tc_buf *f)
 	cJSON_Delete(meta);
 	if (!m)
 		return -ENOMEM;
-	/* fixed width; the request's size, so a tool in run mode reads it
-	 * with one read of known size, not to its EOF */
-	n = snprintf(head, sizeof(head), "%-4s %09zu %08zu %09zu\n", kinds[c->req.kind],
+	/* fixed width, ten digits each (the source and the request are at
+	 * most limits.request_size, 1 GiB; the meta's argv is refused above
+	 * that); the request's size, so a tool in run mode reads it with one
+	 * read of known size, not to its EOF */
+	if (strlen(m) >= FRAME_SIZE_MAX || c->req.source_len >= FRAME_SIZE_MAX ||
+	    (c->req.input && c->req.input_len >= FRAME_SIZE_MAX)) {
+		free(m);
+		return -E2BIG;
+	}
+	n = snprintf(head, sizeof(head), "%-4s %010zu %010zu %010zu\n", kinds[c->req.kind],
 		     c->req.source_len, strlen(m), c->req.input ? c->req.input_len : 0);
 	r = tc_buf_add(f, head, (size_t)n);
 	if (r >= 0)
