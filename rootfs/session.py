@@ -159,6 +159,8 @@ def _files_codec():
     if _base64 is None:
         import base64
 
+        if not isinstance(base64, type(sys)):  # the code put something else there
+            raise ImportError("base64: sys.modules holds no module under that name")
         _base64 = base64
 
 
@@ -202,13 +204,18 @@ def _traceback(e):
     """The traceback of the caller's code, without this file's frames."""
     try:
         import traceback
-    except Exception:  # the code took it away (sys.modules, sys.path): its words alone
-        return f"{type(e).__name__}: {e}\n"
-    here = _traceback.__code__.co_filename  # session.py, also when run as session.pyc
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename != here]
-    return "".join(["Traceback (most recent call last):\n"]
-                   + traceback.format_list(frames)
-                   + traceback.format_exception_only(type(e), e))
+
+        here = _traceback.__code__.co_filename  # session.py, also when run as session.pyc
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename != here]
+        return "".join(["Traceback (most recent call last):\n"]
+                       + traceback.format_list(frames)
+                       + traceback.format_exception_only(type(e), e))
+    except BaseException:  # the code took traceback away or replaced it: its words alone
+        try:
+            words = str(e)
+        except BaseException:
+            words = "<exception str() failed>"
+        return f"{type(e).__name__}: {words}\n"
 
 
 def _run(state, req):

@@ -192,7 +192,7 @@ REQ
 	[[ "$(answer 3 exception.message)" == "input file name '../escape': a plain file name, no '/'" ]]
 }
 
-@test "code that takes traceback and base64 away still gets its answers, and the session goes on" {
+@test "code that takes traceback and base64 away, or puts something else in their place, still gets its answers, and the session goes on" {
 	# the harness imports them at the first exception and the first request
 	# with files (not at its start): an import the code made fail is said,
 	# never the harness's end
@@ -201,9 +201,19 @@ REQ
 {"id": 1, "code": "import sys\nsys.modules['traceback'] = None\nsys.modules['base64'] = None\nraise ValueError('x')"}
 {"id": 2, "code": "pass", "output_files": ["a"]}
 {"id": 3, "code": "print(3)"}
+{"id": 4, "code": "import sys\nsys.modules['traceback'] = object()\nsys.modules['base64'] = object()\nraise ValueError('y')"}
+{"id": 5, "code": "pass", "output_files": ["a"]}
+{"id": 6, "code": "print(6)"}
 REQ
 	session --policy "$TC_TMP/p.json"
 	[ "$status" -eq 0 ]
+	# or puts something else in their place
+	[ "$(answer 4 exception.traceback)" = "ValueError: y" ]
+	[ "$(answer 5 exception.type)" = ImportError ]
+	[ "$(answer 5 exception.message)" = "base64: sys.modules holds no module under that name" ]
+	[ "$(answer 5 output_files)" = "{}" ]
+	[ "$(answer 6 stdout)" = 6 ]
+	[ "$(answer 6 state_lost)" = false ]
 	[ "$(answer 1 exception.type)" = ValueError ]
 	[ "$(answer 1 exception.traceback)" = "ValueError: x" ]
 	[ "$(answer 2 exception.type)" = ModuleNotFoundError ]
