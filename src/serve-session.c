@@ -121,7 +121,10 @@ static const char *over_limit(const struct server *s, const struct conn *c, char
 			all++;
 			mine += o->uid == c->uid;
 		}
-	if (mine >= per_uid)
+	if (!per_uid)
+		snprintf(buf, n,
+			 "the policy's serve.sessions_per_uid is 0: this server runs no sessions");
+	else if (mine >= per_uid)
 		snprintf(buf, n,
 			 "uid %u has %u session%s open, the most the policy's "
 			 "serve.sessions_per_uid (%u) allows: end one, or ask again later",

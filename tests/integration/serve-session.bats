@@ -412,6 +412,14 @@ for line in sys.stdin:
 		sleep 0.1
 	done
 	[ "$(cat "$TC_TMP/out1")" = '{"id":1,"success":true,"stdout":"42\n","stderr":"","globals":{},"exception":null,"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
+	# none at all
+	kill -TERM "$SERVER"
+	wait "$SERVER" || true
+	rm -f "$SOCK"
+	srv_session_policy '"serve": {"sessions_per_uid": 0}'
+	srv_start --pool 1
+	run -0 sess_open "$TC_TMP/s.sock" 1 </dev/null
+	[ "$output" = "1 Busy: the policy's serve.sessions_per_uid is 0: this server runs no sessions" ]
 }
 
 @test "a session with no byte either way for serve.session_idle_s (never less than its request timeout) ends: the end chunk says timeout and why; requests and answers keep it alive; toolcell session --server answers the next request so and starts a fresh sandbox" {
