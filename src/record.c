@@ -382,45 +382,56 @@ static cJSON *provenance_of(bool *failed, const struct tc_outcome *o)
 	return p;
 }
 
-/* A string as part of a key: whether it is NULL, then its bytes (at most
- * max) and a NUL. */
-static void key_string(struct tc_buf *k, const char *s, size_t max)
+/* Bytes added to a key; *ok false once one could not be (out of memory:
+ * a key cut short must never be compared). */
+static void key_add(bool *ok, struct tc_buf *k, const void *p, size_t n)
 {
-	tc_buf_add(k, s ? "s" : "n", 1);
-	if (s)
-		tc_buf_add(k, s, strnlen(s, max));
-	tc_buf_add(k, "", 1);
+	if (tc_buf_add(k, p, n) < 0)
+		*ok = false;
 }
 
-/* Everything a part is built from, as bytes: equal keys, equal text. */
-static void part_key(struct tc_buf *k, const struct tc_outcome *o, enum tc_record_part part)
+/* A string as part of a key: whether it is NULL, then its bytes (at most
+ * max) and a NUL. */
+static void key_string(bool *ok, struct tc_buf *k, const char *s, size_t max)
 {
+	key_add(ok, k, s ? "s" : "n", 1);
+	if (s)
+		key_add(ok, k, s, strnlen(s, max));
+	key_add(ok, k, "", 1);
+}
+
+/* Everything a part is built from, as bytes: equal keys, equal text;
+ * false when the key could not be made whole. */
+static bool part_key(struct tc_buf *k, const struct tc_outcome *o, enum tc_record_part part)
+{
+	bool ok = true;
 	const struct tc_maybe *const maybes[] = { &o->memory_peak_bytes, &o->oom_kills,
 						  &o->pids_peak };
 
 	switch (part) {
 	case TC_RECORD_PART_UNKNOWN:
 		for (size_t i = 0; i < TC_ARRAY_SIZE(maybes); i++) {
-			tc_buf_add(k, maybes[i]->known ? "k" : "u", 1);
-			key_string(k, maybes[i]->reason, SIZE_MAX);
+			key_add(&ok, k, maybes[i]->known ? "k" : "u", 1);
+			key_string(&ok, k, maybes[i]->reason, SIZE_MAX);
 		}
-		key_string(k, o->kernel_memory, SIZE_MAX);
-		key_string(k, o->warm_up, SIZE_MAX);
+		key_string(&ok, k, o->kernel_memory, SIZE_MAX);
+		key_string(&ok, k, o->warm_up, SIZE_MAX);
 		break;
 	case TC_RECORD_PART_LIMITS:
-		tc_buf_add(k, o->limit, sizeof(o->limit));
-		tc_buf_add(k, o->enforced_by, sizeof(o->enforced_by));
+		key_add(&ok, k, o->limit, sizeof(o->limit));
+		key_add(&ok, k, o->enforced_by, sizeof(o->enforced_by));
 		break;
 	case TC_RECORD_PART_PROVENANCE:
-		key_string(k, o->policy_path, TC_PATH_MAX);
-		key_string(k, o->policy_sha256, sizeof(o->policy_sha256));
-		key_string(k, o->tool_path, TC_PATH_MAX);
-		key_string(k, o->tool_sha256, sizeof(o->tool_sha256));
-		key_string(k, o->rootfs_sha256, sizeof(o->rootfs_sha256));
+		key_string(&ok, k, o->policy_path, TC_PATH_MAX);
+		key_string(&ok, k, o->policy_sha256, sizeof(o->policy_sha256));
+		key_string(&ok, k, o->tool_path, TC_PATH_MAX);
+		key_string(&ok, k, o->tool_sha256, sizeof(o->tool_sha256));
+		key_string(&ok, k, o->rootfs_sha256, sizeof(o->rootfs_sha256));
 		break;
 	case TC_RECORD_PART__MAX:
 		break;
 	}
+	return ok;
 }
 
 static cJSON *part_of(bool *failed, const struct tc_outcome *o, enum tc_record_part part)
@@ -453,8 +464,11 @@ static void add_part(bool *failed, cJSON *r, const struct tc_outcome *o, enum tc
 	cJSON *item;
 	char *text;
 
+	if (m && !part_key(&key, o, part)) {
+		tc_buf_release(&key);
+		m = NULL; /* built, and not kept: its key is not whole */
+	}
 	if (m) {
-		part_key(&key, o, part);
 		if (m->text && key.p && key.len == m->len && !memcmp(key.p, m->key, key.len)) {
 			tc_buf_release(&key);
 			tc_json_add(failed, r, names[part], cJSON_CreateRaw(m->text));

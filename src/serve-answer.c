@@ -43,8 +43,9 @@ void tc_serve_conn_send(struct conn *c, const char *line, size_t len)
  * ("record"); all but id may be NULL. The document's own bytes stay as
  * they are (data is raw, byte for byte); a line break in it can only be
  * white space, which becomes a space, so the answer is one line. The
- * record, printed compact from a tree with no raw member but digits, has
- * none. */
+ * record, printed compact, has none: its raw members are digits and the
+ * record memo's parts, themselves printed compact by cJSON (strings
+ * escaped). */
 static void send_spliced(struct conn *c, const char *id, const char *extra, const char *doc,
 			 const char *record)
 {
