@@ -29,6 +29,22 @@ bool tc_serve_prio_can_lower(void)
 	return known == 1;
 }
 
+/* Our own nice value (the server's, as the operator started it: nice -n,
+ * systemd's Nice=), which entries are set back to: never a higher
+ * priority than ours. */
+static int ours(void)
+{
+	static int nice = -100;
+
+	if (nice == -100) {
+		errno = 0;
+		nice = getpriority(PRIO_PROCESS, 0);
+		if (nice == -1 && errno)
+			nice = 0;
+	}
+	return nice;
+}
+
 /* The pids /proc lists as pid's children, into pids (0 for none). */
 static void children_of(pid_t pid, pid_t *pids, size_t n)
 {
@@ -127,10 +143,10 @@ void tc_serve_prio_restore(struct entry *e)
 {
 	if (!tc_serve_prio_can_lower())
 		return;
-	setpriority(PRIO_PROCESS, (id_t)e->pid, 0);
+	setpriority(PRIO_PROCESS, (id_t)e->pid, ours());
 	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pids) && e->warm_pids[i]; i++)
 		if (present(e->warm_pidfds[i]))
-			setpriority(PRIO_PROCESS, (id_t)e->warm_pids[i], 0);
+			setpriority(PRIO_PROCESS, (id_t)e->warm_pids[i], ours());
 	tc_serve_prio_forget(e);
 }
 
@@ -146,7 +162,7 @@ static void restore_below(pid_t parent, int depth)
 	for (size_t i = 0; i < TC_ARRAY_SIZE(kids) && kids[i]; i++) {
 		if (hold(kids[i], parent, &pid, &fd) < 0)
 			continue;
-		setpriority(PRIO_PROCESS, (id_t)pid, 0);
+		setpriority(PRIO_PROCESS, (id_t)pid, ours());
 		close(fd);
 		if (depth > 1)
 			restore_below(pid, depth - 1);
@@ -164,7 +180,7 @@ void tc_serve_prio_hurry(struct server *s, uid_t uid)
 			/* a runner not made yet is not lowered (serve-spawn.c) */
 			if (!tc_serve_prio_can_lower() || e->pid == 0)
 				continue;
-			setpriority(PRIO_PROCESS, (id_t)e->pid, 0);
+			setpriority(PRIO_PROCESS, (id_t)e->pid, ours());
 			restore_below(e->pid, 2); /* the init and the tool */
 		}
 }

@@ -964,6 +964,15 @@ sys.exit(1)' "$SERVER" "$low" >"$TC_TMP/runner" &
 	kill "$held"
 }
 
+@test "a served call runs at the server's own priority: under nice -n 5 the tool's nice is the server's, never above it" {
+	printf '#!/bin/sh\nexec nice -n 5 "%s" "$@"\n' "$TOOLCELL" >"$TC_TMP/niced"
+	chmod 755 "$TC_TMP/niced"
+	TOOLCELL="$TC_TMP/niced" srv_start --pool 1
+	echo 'def run(args): return __import__("os").getpriority(0, 0)' >"$TC_TMP/prio.py"
+	run -0 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/prio.py" <<<'{}'
+	[ "$(jget data <<<"$output")" = "$(($(nice) + 5))" ]
+}
+
 @test "an idle entry's runner sleeps until its call: no samples, no clock" {
 	srv_start
 	cat >"$TC_TMP/cs.py" <<'PY'
