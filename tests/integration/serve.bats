@@ -123,6 +123,8 @@ PY
 	run -1 "$TOOLCELL" call --server "$TC_TMP/s.sock" "$TC_TMP/fail.py" <<<'{}'
 	[ "$(jget error.type <<<"$output")" = KeyError ]
 	[ "$(jget error.source <<<"$output")" = tool ]
+	# the two calls' refills ready (on a loaded machine they may not be yet)
+	srv_until pools.0.ready=2
 	ask "$(req 5 call "$TC_TMP/add.py" '{"a": 1, "b": 1}')"
 	[ "$(answer 5 data.sum)" = 2 ]
 	[ "$(answer 5 record.pool.warm)" = true ]
