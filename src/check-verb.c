@@ -28,6 +28,19 @@ static bool report_requirements(struct tc_invocation *v)
 	return true;
 }
 
+/* A warning too: `run` and `python` use no harness of the tree's. */
+static void report_harness(struct tc_invocation *v)
+{
+	struct tc_error e = { 0 };
+
+	if (tc_rootfs_check_harness(v->rootfs, v->policy.rootfs_name, &e) < 0)
+		printf("rootfs harnesses: NOT THIS TOOLCELL'S (call, session and serve refuse the "
+		       "tree): %s\n",
+		       e.message);
+	else
+		printf("rootfs harnesses: this toolcell's\n");
+}
+
 int tc_verb_check(struct tc_invocation *v)
 {
 	struct tc_sandbox_spec spec = { .cfg = &v->cfg, .io = TC_IO_MEMORY, .cwd = "/" };
@@ -41,6 +54,7 @@ int tc_verb_check(struct tc_invocation *v)
 	ok = tc_host_report(stdout, v->cfg.cgroup_parent, v->cfg.cgroup_parent_from_caller);
 	/* a warning: a stale rootfs still runs, without the host's updates */
 	tc_rootfs_report_stale(stdout, v->rootfs, v->policy.rootfs_name);
+	report_harness(v);
 	fflush(stdout);
 	ok = report_requirements(v) && ok;
 	tc_outcome_init(&v->out);

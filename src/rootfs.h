@@ -37,6 +37,7 @@ extern const char *const tc_rootfs_links[TC_ROOTFS_N_LINKS][2];
 #define TC_ROOTFS_MANIFEST_REL "usr/lib/toolcell/manifest.txt"
 #define TC_ROOTFS_MANIFEST     "/" TC_ROOTFS_MANIFEST_REL
 #define TC_ROOTFS_PACKAGES     "/usr/lib/toolcell/packages.txt"
+#define TC_ROOTFS_HARNESS_ID   "/usr/lib/toolcell/harness.id" /* the builder's harness_id() */
 #define TC_ROOTFS_MANIFEST_MAX (16u << 20) /* a manifest is ~200 KiB; hashed only this far */
 
 struct tc_layout;
@@ -59,6 +60,14 @@ int tc_rootfs_choose(const struct tc_policy *p, const char *asked, const struct 
  * else, with its manifest and digest; full also hashes the manifest and
  * compares. 0 or -errno with err naming what is wrong. */
 int tc_rootfs_verify(const char *dir, bool full, struct tc_error *err);
+
+/* Whether the tree at dir holds the harnesses this toolcell speaks to
+ * (`call`, `session` and `serve` run them): its usr/lib/toolcell/harness.id,
+ * written by the builder, against the identity compiled in. 0, or -EPROTO
+ * (a tree without one, or from other harnesses: a rootfs left from another
+ * toolcell, or whose rebuild failed) with err naming the rebuild, whose
+ * --name is name unless NULL. */
+int tc_rootfs_check_harness(const char *dir, const char *name, struct tc_error *err);
 
 /* Take a shared flock on the tree at path (resolved), retrying when a
  * rebuild removed it meanwhile; *real is its real path (heap). The lock

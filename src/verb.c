@@ -60,6 +60,13 @@ int tc_verb_fail(struct tc_invocation *v, const struct tc_error *err)
 	return TC_EXIT_TOOLCELL;
 }
 
+/* The verbs that run a harness of the rootfs's (rootfs/harness.py,
+ * session.py, serve.py) and so speak its protocol. */
+static bool uses_harness(enum tc_verb verb)
+{
+	return verb == TC_VERB_CALL || verb == TC_VERB_SESSION; /* serve: serve-verb.c */
+}
+
 /* The rootfs: the policy's variant or the caller's allowed choice, present,
  * held and made by the builder. */
 static int choose_rootfs(struct tc_invocation *v, struct tc_error *e)
@@ -88,6 +95,10 @@ static int choose_rootfs(struct tc_invocation *v, struct tc_error *e)
 	/* the caller's choice was checked in full (its manifest hashed); the
 	 * policy's own is checked for its shape and manifest only */
 	if (!asked && (r = tc_rootfs_verify(v->rootfs, false, e)) < 0)
+		return r;
+	/* a tree from other harnesses would fail its first call in words of
+	 * Python's, not ours */
+	if (uses_harness(v->cli.verb) && (r = tc_rootfs_check_harness(v->rootfs, name, e)) < 0)
 		return r;
 	v->cli.overrides.rootfs = NULL;
 	return 0;

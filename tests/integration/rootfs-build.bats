@@ -135,6 +135,51 @@ for p in doc["packages"]:
 	[[ "$output" == *$'\n'"rootfs packages: STALE: $tree holds libc6:amd64 2.36-9+deb12u1, the host has $libc"$'\n'"rootfs packages: 1 of $n changed since the build; rebuild it with 'toolcell rootfs build'"$'\n'* ]]
 }
 
+@test "call, session and serve refuse a tree built from other harnesses, naming the rebuild; python runs" {
+	local h="$TC_BUILD/rootfs/usr/lib/toolcell" tree id mine
+	cp "$h/session.py" "$h/serve.py" "$TC_TMP/src/"
+	printf 'toolfile /usr/lib/toolcell/session.py session.py  # a harness\ntoolfile /usr/lib/toolcell/serve.py serve.py  # a harness\n' \
+		>>"$TC_TMP/src/MANIFEST"
+	mini_build
+	[ "$status" -eq 0 ]
+	tree=$(readlink -f "$BIN/rootfs")
+	# the builder's id is the binary's: sha256 of "NAME SHA256\n" per harness
+	id=$(cd "$TC_TMP/src" && for f in harness.py session.py serve.py; do
+		printf '%s %s\n' "$f" "$(sha256sum <"$f" | cut -d' ' -f1)"
+	done | sha256sum | cut -d' ' -f1)
+	[ "$(cat "$tree/usr/lib/toolcell/harness.id")" = "$id" ]
+	run "$BIN/toolcell" check
+	[[ "$output" == *$'\n'"rootfs harnesses: this toolcell's"$'\n'* ]]
+	mine=${id:0:12} # the build's harnesses are the binary's
+	# the tree an upgrade leaves when its rebuild failed: another serve.py
+	echo '# another version' >>"$TC_TMP/src/serve.py"
+	mini_build
+	[ "$status" -eq 0 ]
+	tree=$(readlink -f "$BIN/rootfs")
+	id=$(cut -c1-12 "$tree/usr/lib/toolcell/harness.id")
+	local want="the rootfs $tree holds other harnesses than this toolcell speaks to (harness id $id, this toolcell's $mine: a rootfs left from another toolcell version, or whose rebuild failed); rebuild it with 'toolcell rootfs build' (as root)"
+	capture "$BIN/toolcell" call "$TC_TMP/src/harness.py" <<<'{}'
+	[ "$status" -eq 125 ]
+	[ "$(jq -r .error.message "$TC_TMP/stdout")" = "$want" ]
+	capture "$BIN/toolcell" session </dev/null
+	[ "$status" -eq 125 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: $want" ]
+	capture timeout 30 "$BIN/toolcell" serve --socket "$TC_TMP/s.sock"
+	[ "$status" -eq 125 ]
+	[ "$(cat "$TC_TMP/stderr")" = "toolcell: $want" ]
+	run "$BIN/toolcell" check
+	[[ "$output" == *$'\n'"rootfs harnesses: NOT THIS TOOLCELL'S (call, session and serve refuse the tree): $want"$'\n'* ]]
+	# python and run use no harness of the tree's
+	run "$BIN/toolcell" python -S -c 'print(6 * 7)'
+	[ "$status" -eq 0 ]
+	[ "$output" = 42 ]
+	# a tree from a builder before harness.id
+	rm "$tree/usr/lib/toolcell/harness.id"
+	capture "$BIN/toolcell" call "$TC_TMP/src/harness.py" <<<'{}'
+	[ "$status" -eq 125 ]
+	[ "$(jq -r .error.message "$TC_TMP/stdout")" = "the rootfs $tree has no /usr/lib/toolcell/harness.id (built by an older toolcell), so its harnesses may not speak this toolcell's protocol; rebuild it with 'toolcell rootfs build' (as root)" ]
+}
+
 @test "a rebuild switches atomically: a running sandbox keeps its tree, a later build removes it" {
 	mini_build
 	[ "$status" -eq 0 ]
