@@ -407,18 +407,20 @@ static enum outcome ask(struct session *s, const char *req, size_t len, uint64_t
 	}
 }
 
-/* The answer for a sandbox that ended (s->ended) under a request. */
-static void ended_answer(const struct session *s, struct tc_session_answer *a, char *msg,
+/* The answer for a sandbox that ended (s->ended) under a request, or
+ * between requests (idle: this request did not run). */
+static void ended_answer(const struct session *s, bool idle, struct tc_session_answer *a, char *msg,
 			 size_t size)
 {
 	const struct ended *e = &s->ended;
 
 	a->err_type = e->known ? tc_session_ended_type(e->status) : "SandboxExited";
 	snprintf(msg, size,
-		 "the session's sandbox ended (%s%s%s) while the request ran; the next request "
-		 "starts a fresh one",
+		 "the session's sandbox ended (%s%s%s) %s; the next request starts a "
+		 "fresh one",
 		 e->known ? tc_status_name(e->status) : "unknown", e->message[0] ? ": " : "",
-		 e->message);
+		 e->message,
+		 idle ? "between requests, so this request did not run" : "while the request ran");
 	a->err_message = msg;
 }
 
@@ -482,7 +484,7 @@ static void outcome_answer(struct session *s, enum outcome out, char *answer, ui
 	case ENDED:
 		/* the harness is gone: how the sandbox ended, as it says */
 		stop(s, true);
-		ended_answer(s, a, msg, size);
+		ended_answer(s, false, a, msg, size);
 		break;
 	}
 }
@@ -509,11 +511,11 @@ static void run_code(struct session *s, const char *line, size_t len,
 	t0 = tc_now_ns();
 	if (s->ended_idle && !live(s)) {
 		/* the sandbox ended while no request ran: this one finds it so */
-		ended_answer(s, &a, msg, sizeof(msg));
+		ended_answer(s, true, &a, msg, sizeof(msg));
 	} else if (!live(s) && start(s, &e) < 0) {
 		s->ended = (struct ended){ .known = true, .status = TC_STATUS_SANDBOX_ERROR };
 		snprintf(s->ended.message, sizeof(s->ended.message), "%s", e.message);
-		ended_answer(s, &a, msg, sizeof(msg));
+		ended_answer(s, false, &a, msg, sizeof(msg));
 		/* --server: the server is gone or refuses: as when the session
 		 * could not start, toolcell says why and ends (this request answered) */
 		s->no_server = s->spec->server != NULL;

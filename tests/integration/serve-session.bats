@@ -467,7 +467,7 @@ print(repr(f.read()))
 	} | timeout 60 "$TOOLCELL" session --server "$TC_TMP/s.sock" >"$TC_TMP/out" 2>"$TC_TMP/err"
 	run -0 sed -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/out"
 	[ "${lines[0]}" = '{"id":1,"success":true,"stdout":"","stderr":"","globals":{},"exception":null,"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
-	[ "${lines[1]}" = '{"id":2,"success":false,"stdout":"","stderr":"","globals":{},"exception":{"type":"SessionLimit","message":"the session'"'"'s sandbox ended (timeout: the session was idle for 3 s (serve.session_idle_s)) while the request ran; the next request starts a fresh one","traceback":null},"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
+	[ "${lines[1]}" = '{"id":2,"success":false,"stdout":"","stderr":"","globals":{},"exception":{"type":"SessionLimit","message":"the session'"'"'s sandbox ended (timeout: the session was idle for 3 s (serve.session_idle_s)) between requests, so this request did not run; the next request starts a fresh one","traceback":null},"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}' ]
 	[ "$(jget exception.type <<<"${lines[2]}")" = NameError ]
 	[ "$(jget state_lost <<<"${lines[2]}")" = true ]
 	[ "${#lines[@]}" = 3 ]
