@@ -13,10 +13,11 @@
  * permitted and inheritable sets stay as they are. Needs CAP_SETPCAP. */
 int tc_caps_bound(struct tc_error *err);
 
-/* tc_caps_bound, then empty the ambient set, switch to
- * uid/gid with no supplementary groups when set_ids, empty the permitted,
- * effective and inheritable sets, and set NO_NEW_PRIVS. Needs the full
- * capability set of the namespace on entry. */
+/* Empty the ambient set, switch to uid/gid with no supplementary groups
+ * when set_ids, empty the permitted, effective and inheritable sets, and
+ * set NO_NEW_PRIVS. Needs the full capability set of the namespace on
+ * entry, and tc_caps_bound done already, by this process or by the one it
+ * was forked from (the bounding set never grows back). */
 int tc_caps_drop_all(bool set_ids, uid_t uid, gid_t gid, struct tc_error *err);
 
 /* The calling process's effective capability mask (for tests and check). */

@@ -421,10 +421,11 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 	for (size_t i = 0; i < TC_ARRAY_SIZE(a->parent_fds); i++)
 		close(a->parent_fds[i]);
 	die_with_parent(a);
-	/* The bounding set and securebits while the parent writes the maps:
-	 * the init and the tool inherit them, their own drops (steps 6 and 7)
-	 * find nothing left to drop; every effective capability stays until
-	 * those (the mounts and the id switch need them). */
+	/* The bounding set and securebits while the parent writes the maps,
+	 * and only here: the init and the tool inherit them (their own drops,
+	 * steps 6 and 7, do not go over them again); every effective
+	 * capability stays until those (the mounts and the id switch need
+	 * them). */
 	if (tc_caps_bound(&e) < 0)
 		fail(a->sync_fd, &e);
 
