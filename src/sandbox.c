@@ -513,6 +513,12 @@ void tc_sandbox_stderr_seen(struct tc_sandbox *sb, const char *buf, size_t len)
 	tc_stream_keep_tail(&sb->s->err, buf, len);
 }
 
+void tc_sandbox_stderr_over(struct tc_sandbox *sb)
+{
+	sb->s->err.overflow = true; /* stderr_truncated */
+	tc_supervise_kill(sb->s, TC_KILL_OUTPUT);
+}
+
 void tc_sandbox_pollfds(const struct tc_sandbox *sb, struct pollfd *p)
 {
 	tc_supervise_pollfds(sb->s, p);

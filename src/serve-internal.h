@@ -58,6 +58,7 @@ struct call {
 	bool warm;		       /* an entry was ready when the call came */
 	bool timed_out;		       /* the server ended it at its deadline */
 	bool over_stdout, over_stderr; /* it wrote past the call's own cap and was ended */
+	uint64_t err_relayed;	       /* a session: bytes of its stderr passed on */
 	bool stdin_eof;		       /* a session: the harness gets EOF once its input is sent */
 	int limit_errno;	       /* its memory limit could not be written into its leaf */
 	uint64_t begin_ns; /* when its runner's begin goes, if it still runs (0: sent) */
@@ -226,6 +227,9 @@ int tc_serve_io_frame(const struct call *c, bool leaf, struct tc_buf *f);
 /* c's own memory limit, when below e's policy's, into e's leaf (before the
  * frame): 0 or -errno. */
 int tc_serve_io_call_memory(const struct entry *e, const struct call *c);
+/* A call's cap on its tool's stdout or stderr (id): its own where it asked
+ * a lower one, else its policy's. */
+uint64_t tc_serve_io_cap(const struct entry *e, enum tc_limit_id id);
 /* At most reads reads of *fd (closed at EOF) into b: before a call, at most
  * keep bytes; during it, within the call's cap for id (stdout, stderr):
  * past it the rest is dropped, the call marked over and the entry ended. */

@@ -153,7 +153,7 @@ static void drain_into(int *fd, struct tc_buf *b, size_t keep, unsigned reads)
 
 /* The most of a stream of the tool's the answer takes: the policy's cap,
  * or the call's own below it. */
-static uint64_t out_cap(const struct entry *e, enum tc_limit_id id)
+uint64_t tc_serve_io_cap(const struct entry *e, enum tc_limit_id id)
 {
 	uint64_t cap = e->setup->cfg->limit[id];
 
@@ -166,7 +166,7 @@ static uint64_t out_cap(const struct entry *e, enum tc_limit_id id)
  * dropped and the call ended: OutputLimit (serve-answer.c). */
 static void cap_check(struct entry *e, struct tc_buf *b, enum tc_limit_id id, bool *over)
 {
-	uint64_t cap = out_cap(e, id);
+	uint64_t cap = tc_serve_io_cap(e, id);
 
 	if (b->len <= cap)
 		return;
@@ -184,6 +184,6 @@ void tc_serve_io_read(struct entry *e, int *fd, struct tc_buf *b, size_t keep, e
 		drain_into(fd, b, keep, reads);
 		return;
 	}
-	drain_into(fd, b, out_cap(e, id) + 1, reads);
+	drain_into(fd, b, tc_serve_io_cap(e, id) + 1, reads);
 	cap_check(e, b, id, id == TC_LIMIT_STDOUT ? &e->call->over_stdout : &e->call->over_stderr);
 }

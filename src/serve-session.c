@@ -16,6 +16,7 @@
  * ended (timeout) after serve.session_idle_s without a byte either way.
  * Runs in the parent. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "json.h"
 #include "policy.h"
 #include "serve-internal.h"
+#include "session.h"
 #include "util.h"
 
 #define SESSION_HOLD	 (1u << 20)	   /* bytes held for one side while the other waits */
@@ -276,10 +278,29 @@ bool tc_serve_session_want_output(const struct entry *e)
 	return !is_session(e) || !e->call->conn || e->call->conn->out.len < SESSION_HOLD;
 }
 
+/* Of n bytes of a session's stderr, how many the caller gets: past the
+ * cap (--stderr-size, as a call's) the rest is dropped and the session
+ * ended, its end chunk saying output_limit. */
+static size_t err_room(struct entry *e, size_t n)
+{
+	struct call *c = e->call;
+	uint64_t cap = tc_serve_io_cap(e, TC_LIMIT_STDERR);
+	size_t room = c->err_relayed < cap ? (size_t)(cap - c->err_relayed) : 0;
+
+	room = n < room ? n : room;
+	c->err_relayed += room;
+	if (room < n && !c->over_stderr) {
+		c->over_stderr = true;
+		tc_serve_entry_end(NULL, e);
+	}
+	return room;
+}
+
 bool tc_serve_session_relay(struct entry *e, int *fd, const char *tag)
 {
 	char buf[65536];
 	ssize_t n = -1;
+	size_t pass;
 
 	if (!is_session(e))
 		return false;
@@ -289,8 +310,9 @@ bool tc_serve_session_relay(struct entry *e, int *fd, const char *tag)
 			continue;
 		if (n <= 0)
 			break;
-		if (e->call->conn)
-			chunk(e->call->conn, tag, buf, (size_t)n);
+		pass = fd == &e->err ? err_room(e, (size_t)n) : (size_t)n;
+		if (e->call->conn && pass)
+			chunk(e->call->conn, tag, buf, pass);
 		touch(e->call);
 	}
 	if (n == 0)
@@ -314,7 +336,7 @@ void tc_serve_session_end(struct server *s, struct call *c, const struct tc_outc
 	const char *message =
 		o ? o->err.message : "the pool entry's runner ended without an outcome";
 	cJSON *doc = cJSON_CreateObject();
-	char *text, idle[96];
+	char *text, idle[96], over[96];
 
 	if (c->timed_out) { /* the server's deadline: idle, the lifetime, or a drain's */
 		status = TC_STATUS_TIMEOUT;
@@ -324,6 +346,12 @@ void tc_serve_session_end(struct server *s, struct call *c, const struct tc_outc
 				 "the session was idle for %u s (serve.session_idle_s)", c->idle_s);
 			message = idle;
 		}
+	}
+	if (c->over_stderr && !c->timed_out) {
+		status = TC_STATUS_OUTPUT_LIMIT;
+		/* all it passed on: the cap (err_room) */
+		snprintf(over, sizeof(over), TC_SESSION_STDERR_OVER, c->err_relayed);
+		message = over;
 	}
 	s->stats.sessions_ended++; /* not among the calls by status */
 	cJSON_AddStringToObject(doc, "status", tc_status_name(status));

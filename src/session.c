@@ -52,6 +52,9 @@ struct session {
 	bool state_lost;     /* the next answer comes from a fresh sandbox after a loss */
 	bool gone;	     /* the caller stopped reading our answers */
 	uint64_t answer_max; /* bytes of one answer line: the stdout limit */
+	uint64_t err_max;    /* bytes of the harness's own stderr a sandbox may pass on */
+	uint64_t err_passed; /* ... that this sandbox passed on */
+	bool err_over;	     /* ... and it went past err_max: it is being killed */
 	uint64_t request_ms; /* the longest a request may run (and its default) */
 	int srv;	     /* --server: the stream to our sandbox (to_h, from_h), or -1 */
 	struct tc_buf demux; /* its chunks, not yet whole */
@@ -110,6 +113,8 @@ static int start(struct session *s, struct tc_error *err)
 	s->err_h = fds[2];
 	s->over = s->harness_eof = false;
 	s->hout.len = 0;
+	s->err_passed = 0;
+	s->err_over = false;
 	s->ended_idle = false;
 	if (s->srv >= 0)
 		take_chunks(s, NULL, 0);
@@ -123,21 +128,30 @@ static int start(struct session *s, struct tc_error *err)
 
 /* Forward what the harness wrote on its stderr (tracebacks of its own, a
  * stray thread's os.write(2)) to ours, and let the classification see its
- * last line. */
+ * last line. Past --stderr-size a sandbox is ended, as a one-shot run's
+ * tool is (the session's server caps its stream the same way). */
 static void drain_stderr(struct session *s)
 {
 	char b[4096];
 	ssize_t n;
 
 	while (s->err_h >= 0 && (n = read(s->err_h, b, sizeof(b))) != 0) {
+		size_t room = s->err_passed < s->err_max ? s->err_max - s->err_passed : 0;
+
 		if (n < 0) {
 			if (errno != EAGAIN && errno != EINTR)
 				tc_closep(&s->err_h);
 			return;
 		}
+		room = (size_t)n < room ? (size_t)n : room;
+		s->err_passed += room;
+		if (room < (size_t)n && s->sb && !s->err_over) {
+			s->err_over = true;
+			tc_sandbox_stderr_over(s->sb);
+		}
 		if (s->sb)
-			tc_sandbox_stderr_seen(s->sb, b, (size_t)n);
-		if (tc_write_all(STDERR_FILENO, b, (size_t)n) < 0)
+			tc_sandbox_stderr_seen(s->sb, b, room);
+		if (room && tc_write_all(STDERR_FILENO, b, room) < 0)
 			return;
 	}
 	tc_closep(&s->err_h); /* EOF: every process of the sandbox is gone */
@@ -306,6 +320,9 @@ static void stop(struct session *s, bool gently)
 	s->ended.known = true;
 	s->ended.status = o.status;
 	snprintf(s->ended.message, sizeof(s->ended.message), "%s", o.err.message);
+	if (o.status == TC_STATUS_OUTPUT_LIMIT && o.stderr_truncated && !o.err.message[0])
+		snprintf(s->ended.message, sizeof(s->ended.message), TC_SESSION_STDERR_OVER,
+			 s->err_max);
 	/* the sandbox is gone: what the harness wrote on stderr is all there */
 	drain_stderr(s);
 	tc_sandbox_release(&s->sb);
@@ -509,6 +526,12 @@ static void run_code(struct session *s, const char *line, size_t len,
 	}
 	s->nonce >>= 11; /* exact in a double, whatever reads the JSON */
 	t0 = tc_now_ns();
+	if (s->err_over && live(s)) {
+		/* killed for its stderr after its last answer: no request runs
+		 * in it, however soon this one came */
+		stop(s, false);
+		s->ended_idle = true;
+	}
 	if (s->ended_idle && !live(s)) {
 		/* the sandbox ended while no request ran: this one finds it so */
 		ended_answer(s, true, &a, msg, sizeof(msg));
@@ -625,9 +648,11 @@ int tc_session_serve(const struct tc_session_spec *spec)
 	struct tc_error e = { 0 };
 
 	/* the sandbox's own wall clock is the session's lifetime; output is
-	 * capped per answer (answer_max), not over the whole session */
+	 * capped per answer (answer_max), not over the whole session, and the
+	 * harness's own stderr over a sandbox's life (err_max, drain_stderr) */
 	s.cfg.limit[TC_LIMIT_WALL] = SESSION_LIFETIME_MS;
 	s.answer_max = spec->cfg->limit[TC_LIMIT_STDOUT];
+	s.err_max = spec->cfg->limit[TC_LIMIT_STDERR]; /* the harness's own, a sandbox's life */
 	s.cfg.limit[TC_LIMIT_STDOUT] = UINT64_MAX / 2;
 	s.cfg.limit[TC_LIMIT_STDERR] = UINT64_MAX / 2;
 	s.argv[0] = "python3";

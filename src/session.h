@@ -77,6 +77,11 @@ struct tc_session_answer {
  * JSON toolcell writes; NULL when out of memory. */
 char *tc_session_answer_line(const struct tc_session_answer *a, bool state_lost);
 
+/* How a session's sandbox ended when the harness's own stderr (fd 2, not
+ * an answer's "stderr") went past --stderr-size; with the limit in bytes.
+ * The session (its own sandbox) and the server (a served one) say it alike. */
+#define TC_SESSION_STDERR_OVER "its stderr went past the limit of %" PRIu64 " bytes (--stderr-size)"
+
 /* The exception type for how a sandbox ended under a request. A timeout
  * status here is a session-wide limit: the CPU time (RLIMIT_CPU of the
  * long-lived interpreter) or the sandbox's 24-hour lifetime, never the

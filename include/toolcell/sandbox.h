@@ -165,6 +165,11 @@ void tc_sandbox_take_stdio(struct tc_sandbox *sb, int ret_fds[3]);
  * classification sees its last line (a MemoryError) as in other modes. */
 void tc_sandbox_stderr_seen(struct tc_sandbox *sb, const char *buf, size_t len);
 
+/* TC_IO_PIPES: the tool's stderr went past a cap the caller holds (it
+ * passed on what came before): the sandbox is killed now, as for a cap of
+ * toolcell's own: status output_limit, stderr_truncated. */
+void tc_sandbox_stderr_over(struct tc_sandbox *sb);
+
 /* TC_IO_DIRECT: whether poll reported, in p as tc_sandbox_pollfds filled
  * it, the end of the tool's stdout or stderr (every writer closed). */
 bool tc_sandbox_output_ended(const struct tc_sandbox *sb, const struct pollfd *p);

@@ -422,6 +422,38 @@ for line in sys.stdin:
 	[ "$output" = "1 Busy: the policy's serve.sessions_per_uid is 0: this server runs no sessions" ]
 }
 
+@test "the harness's own stderr (fd 2) is capped at --stderr-size for each sandbox of a session, cold and served alike: past it the sandbox is ended as output_limit" {
+	srv_session_policy
+	srv_start --pool 1
+	# 1: past the cap mid-request (ended under it); 2: a fresh sandbox;
+	# 3: exactly the cap (it goes on); 4: its state is there
+	cat >"$TC_TMP/in" <<'EOF'
+{"id": 1, "code": "import os, time\nos.write(2, b'e' * 5000)\ntime.sleep(3)\nprint('never')"}
+{"id": 2, "code": "print('fresh')"}
+{"id": 3, "code": "import os\nos.write(2, b'f' * 4096)\ny = 7"}
+{"id": 4, "code": "print(y)"}
+EOF
+	local over='{"id":1,"success":false,"stdout":"","stderr":"","globals":{},"exception":{"type":"OutputLimit","message":"the session'"'"'s sandbox ended (output_limit: its stderr went past the limit of 4096 bytes (--stderr-size)) while the request ran; the next request starts a fresh one","traceback":null},"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}'
+	local fresh='{"id":2,"success":true,"stdout":"fresh\n","stderr":"","globals":{},"exception":null,"output_files":{},"timed_out":false,"duration_s":0,"state_lost":true}'
+	local kept='{"id":4,"success":true,"stdout":"7\n","stderr":"","globals":{},"exception":null,"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}'
+	local how
+	for how in cold warm; do
+		if [ $how = cold ]; then
+			srv_session $how --policy "$TC_TMP/p.json" --allow-import os --allow-import time --stderr-size 4K
+		else
+			srv_session $how --server "$TC_TMP/s.sock" --allow-import os --allow-import time --stderr-size 4K
+		fi
+		[ "$(cat "$TC_TMP/$how.rc")" = 0 ]
+		[ "$(sed -n 1p "$TC_TMP/$how")" = "$over" ]
+		[ "$(sed -n 2p "$TC_TMP/$how")" = "$fresh" ]
+		run -0 jget success < <(sed -n 3p "$TC_TMP/$how")
+		[ "$output" = true ]
+		[ "$(sed -n 4p "$TC_TMP/$how")" = "$kept" ]
+		# the first sandbox's first 4096 bytes, then the second's whole 4096
+		[ "$(cat "$TC_TMP/$how.err")" = "$(printf 'e%.0s' $(seq 4096))$(printf 'f%.0s' $(seq 4096))" ]
+	done
+}
+
 @test "a session with no byte either way for serve.session_idle_s (never less than its request timeout) ends: the end chunk says timeout and why; requests and answers keep it alive; toolcell session --server answers the next request so and starts a fresh sandbox" {
 	# not shorter than the request's timeout: 3 s here, not 2
 	TIMEOUT=3 srv_session_policy '"serve": {"session_idle_s": 2}'
