@@ -6,12 +6,14 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -127,6 +129,23 @@ bool tc_bindsrc_special_fs(const char *fstype)
 
 	for (size_t i = 0; i < TC_ARRAY_SIZE(special); i++)
 		if (strcmp(fstype, special[i]) == 0)
+			return true;
+	return false;
+}
+
+bool tc_bindsrc_plain_fs(int fd)
+{
+	/* tmpfs is not among them: devtmpfs has its magic number */
+	static const unsigned long plain[] = {
+		EXT4_SUPER_MAGIC,      XFS_SUPER_MAGIC,	 BTRFS_SUPER_MAGIC,
+		OVERLAYFS_SUPER_MAGIC, F2FS_SUPER_MAGIC,
+	};
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf) < 0)
+		return false;
+	for (size_t i = 0; i < TC_ARRAY_SIZE(plain); i++)
+		if ((unsigned long)sf.f_type == plain[i])
 			return true;
 	return false;
 }

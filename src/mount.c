@@ -18,31 +18,42 @@
 #include "mount.h"
 #include "util.h"
 
-int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *err)
+/* tc_mount_check_source, keeping the source open (O_PATH) for what comes
+ * next: one open for the check and the mount both. */
+static int check_open_source(const char *path, bool *ret_is_dir, int *ret_fd, struct stat *ret_st,
+			     struct tc_error *err)
 {
 	_cleanup_close_ int fd = -1;
-	struct stat st;
 	int r;
 
 	if (tc_bind_host_refused(path)) /* again, after resolution */
 		return tc_error_set(err, TC_STAGE_MOUNT, EPERM,
 				    "refusing to bind %s: it exposes the host's %s", path,
 				    strcmp(path, "/") == 0 ? "whole file system" : "system state");
-	r = tc_bindsrc_open(path, &fd, &st, err);
+	r = tc_bindsrc_open(path, &fd, ret_st, err);
 	if (r < 0)
 		return r;
-	if (S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)) {
-		*ret_is_dir = S_ISDIR(st.st_mode);
+	if (S_ISDIR(ret_st->st_mode) || S_ISREG(ret_st->st_mode)) {
+		*ret_is_dir = S_ISDIR(ret_st->st_mode);
+		*ret_fd = TAKE_FD(fd);
 		return 0;
 	}
 	return tc_error_set(err, TC_STAGE_MOUNT, EPERM,
 			    "refusing to bind %s: only directories and regular files may be bound "
 			    "(it is a %s)",
 			    path,
-			    S_ISSOCK(st.st_mode)  ? "socket"
-			    : S_ISCHR(st.st_mode) ? "character device"
-			    : S_ISBLK(st.st_mode) ? "block device"
-						  : "FIFO");
+			    S_ISSOCK(ret_st->st_mode)  ? "socket"
+			    : S_ISCHR(ret_st->st_mode) ? "character device"
+			    : S_ISBLK(ret_st->st_mode) ? "block device"
+						       : "FIFO");
+}
+
+int tc_mount_check_source(const char *path, bool *ret_is_dir, struct tc_error *err)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	return check_open_source(path, ret_is_dir, &fd, &st, err);
 }
 
 static bool is_own_dev_node(const struct tc_mount_op *op)
@@ -93,10 +104,25 @@ static int check_trusted(struct tc_mount_op *op, struct tc_error *err)
 	return 0;
 }
 
+/* The mount table's verdict on one source: a file on a plain file system
+ * needs none (it is on no special one, and a file holds no submounts);
+ * otherwise the table is read, once for all of a run's sources. */
+static int check_mounts(int fd, const char *path, bool is_dir, char **mountinfo,
+			struct tc_error *err)
+{
+	int r;
+
+	if (!is_dir && tc_bindsrc_plain_fs(fd))
+		return 0;
+	if (!*mountinfo && (r = tc_bindsrc_read_mountinfo(mountinfo, err)) < 0)
+		return r;
+	return tc_bindsrc_check_mounts(*mountinfo, path, is_dir, err);
+}
+
 /* One source the caller named: opened here as the caller, checked, and
  * (where the caller may) copied into a detached mount for the child. */
 static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bool need_detach,
-			  const char *mountinfo, struct tc_error *err)
+			  char **mountinfo, struct tc_error *err)
 {
 	struct tc_mount_op *op = &plan->ops[i];
 	_cleanup_close_ int fd = -1;
@@ -105,16 +131,14 @@ static int prepare_source(struct tc_mount_plan *plan, size_t i, int idmap_fd, bo
 	bool is_dir, ro;
 	int r;
 
-	r = tc_mount_check_source(op->source, &is_dir, err);
+	r = check_open_source(op->source, &is_dir, &fd, &st, err);
 	if (r >= 0)
 		r = fix_kind(plan, i, is_dir, err);
-	if (r >= 0)
-		r = tc_bindsrc_open(op->source, &fd, &st, err);
 	if (r >= 0 && op->writable)
 		r = tc_bindsrc_check_shared(
 			op->source, &st, op->need_dir ? "the workspace" : "a writable bind", err);
 	if (r >= 0)
-		r = tc_bindsrc_check_mounts(mountinfo, op->source, is_dir, err);
+		r = check_mounts(fd, op->source, is_dir, mountinfo, err);
 	if (r >= 0 && is_dir)
 		r = tc_bindsrc_check_sockets(fd, op->source, err);
 	if (r < 0)
@@ -157,17 +181,13 @@ int tc_mount_prepare(struct tc_mount_plan *plan, int idmap_fd, bool need_detach,
 	_cleanup_free_ char *mountinfo = NULL;
 
 	for (size_t i = 0; i < plan->n; i++) {
-		int r = 0;
+		int r;
 
 		if (plan->ops[i].step != TC_MS_BIND)
 			continue;
-		/* one read of the mount table for all the caller's sources */
-		if (is_callers_bind(&plan->ops[i]) && !mountinfo)
-			r = tc_bindsrc_read_mountinfo(&mountinfo, err);
-		if (r >= 0)
-			r = plan->ops[i].trusted ? check_trusted(&plan->ops[i], err)
-						 : prepare_source(plan, i, idmap_fd, need_detach,
-								  mountinfo, err);
+		r = plan->ops[i].trusted
+			    ? check_trusted(&plan->ops[i], err)
+			    : prepare_source(plan, i, idmap_fd, need_detach, &mountinfo, err);
 		if (r < 0)
 			return r;
 	}

@@ -117,6 +117,10 @@ os.execv(sys.argv[3], sys.argv[3:])
 	run mount_then proc "$T/src/p" "$TOOLCELL" python --ro-bind "$T/src/p/sys:/data" -c "print(1)"
 	[ "$status" -eq 125 ]
 	[ "$output" = "toolcell: refusing to bind $T/src/p/sys: it is on a proc file system, which shows the host's state" ]
+	# a file there too (a file's own file system is told apart without the table only when plain)
+	run mount_then proc "$T/src/p" "$TOOLCELL" python --ro-bind "$T/src/p/version:/data" -c "print(1)"
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: refusing to bind $T/src/p/version: it is on a proc file system, which shows the host's state" ]
 	# any other file system inside a source is refused the same way
 	run mount_then tmpfs "$T/src/p" "$TOOLCELL" python --ro-bind "$T/src:/data" -c "print(1)"
 	[ "$status" -eq 125 ]

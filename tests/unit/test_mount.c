@@ -238,7 +238,25 @@ static void test_mountinfo(void **state)
 	assert_false(tc_bindsrc_parse_mountinfo("", point, sizeof(point), fs, sizeof(fs)));
 }
 
+/* the special file systems are never plain: their files go to the mount
+ * table (the kernel's own, and devtmpfs, which has tmpfs's magic) */
+static void test_plain_fs(void **state)
+{
+	static const char *const special[] = { "/proc/self/status", "/proc", "/sys/kernel",
+					       "/dev/null" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+		int fd = open(special[i], O_PATH | O_CLOEXEC);
+
+		assert_true(fd >= 0);
+		assert_false(tc_bindsrc_plain_fs(fd));
+		close(fd);
+	}
+	assert_false(tc_bindsrc_plain_fs(-1));
+}
+
 TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_order), cmocka_unit_test(test_attrs),
 	     cmocka_unit_test(test_script_under_tmp), cmocka_unit_test(test_parents_once),
 	     cmocka_unit_test(test_relative_rootfs), cmocka_unit_test(test_check_source),
-	     cmocka_unit_test(test_mountinfo))
+	     cmocka_unit_test(test_mountinfo), cmocka_unit_test(test_plain_fs))
