@@ -1,5 +1,7 @@
-/* Capabilities and privilege locks, run in the child: by the init once it
- * has started the tool, and by the tool's branch just before seccomp and
+/* Capabilities and privilege locks, run in the child: the securebits and
+ * the bounding set once, in the sandbox's first process before the init
+ * forks the tool (both inherit them); the rest by the init once it has
+ * started the tool, and by the tool's branch just before seccomp and
  * execve. Plain syscalls only (no libcap), safe after clone3. */
 #include <linux/capability.h>
 #include <linux/securebits.h>
@@ -33,8 +35,7 @@ int tc_caps_bound(struct tc_error *err)
 			  SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED,
 		  0, 0, 0) < 0)
 		return tc_error_errno(err, TC_STAGE_CAPS, errno, "cannot lock the securebits");
-	/* a drop makes new credentials each time: only what is still there
-	 * (the init bounds itself before the fork, and the tool inherits) */
+	/* a drop makes new credentials each time: only what is still there */
 	for (int c = 0; c <= last; c++)
 		if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) > 0 &&
 		    prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
@@ -54,10 +55,10 @@ int tc_caps_drop_all(bool set_ids, uid_t uid, gid_t gid, struct tc_error *err)
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
 		return tc_error_errno(err, TC_STAGE_CAPS, errno,
 				      "cannot clear the ambient capabilities");
-	/* The id change needs CAP_SETUID/CAP_SETGID, so it comes after the
-	 * bounding set (which needs CAP_SETPCAP) and before capset empties
-	 * what is left. SECBIT_NO_SETUID_FIXUP keeps it from doing that
-	 * itself, so the capset below is what drops them. */
+	/* The id change needs CAP_SETUID/CAP_SETGID (effective still, though
+	 * the bounding set is empty), so it comes before capset empties what
+	 * is left. SECBIT_NO_SETUID_FIXUP keeps it from doing that itself, so
+	 * the capset below is what drops them. */
 	if (set_ids && (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
 			setresuid(uid, uid, uid) < 0))
 		return tc_error_errno(err, TC_STAGE_CAPS, errno,

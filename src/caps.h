@@ -17,7 +17,8 @@ int tc_caps_bound(struct tc_error *err);
  * when set_ids, empty the permitted, effective and inheritable sets, and
  * set NO_NEW_PRIVS. Needs the full capability set of the namespace on
  * entry, and tc_caps_bound done already, by this process or by the one it
- * was forked from (the bounding set never grows back). */
+ * was forked from (a process can only shrink its bounding set; a new user
+ * namespace would start a full one, and no process makes one after it). */
 int tc_caps_drop_all(bool set_ids, uid_t uid, gid_t gid, struct tc_error *err);
 
 /* The calling process's effective capability mask (for tests and check). */

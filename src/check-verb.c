@@ -33,7 +33,7 @@ static void report_harness(struct tc_invocation *v)
 {
 	struct tc_error e = { 0 };
 
-	if (tc_rootfs_check_harness(v->rootfs, v->policy.rootfs_name, &e) < 0)
+	if (tc_rootfs_check_harness(v->rootfs, v->rootfs_rebuild, &e) < 0)
 		printf("rootfs harnesses: NOT THIS TOOLCELL'S (call, session and serve refuse the "
 		       "tree): %s\n",
 		       e.message);

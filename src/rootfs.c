@@ -168,23 +168,22 @@ static int check_manifest(int dirfd, const char *dir, bool full, struct tc_error
 	return 0;
 }
 
-int tc_rootfs_check_harness(const char *dir, const char *name, struct tc_error *err)
+int tc_rootfs_check_harness(const char *dir, const char *rebuild, struct tc_error *err)
 {
 	char path[PATH_MAX + 64], id[65];
 	_cleanup_close_ int fd = -1;
 	int r;
 
-	name = name && strcmp(name, "default") ? name : NULL;
 	snprintf(path, sizeof(path), "%s%s", dir, TC_ROOTFS_HARNESS_ID);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
 	r = fd < 0 ? -errno : read_digest(fd, id);
 	if (r == -ENOENT)
 		return tc_error_set(
 			err, STAGE, EPROTO,
-			"the rootfs %s has no %s (built by an older toolcell), so its "
-			"harnesses may not speak this toolcell's protocol; rebuild it with "
-			"'toolcell rootfs build%s%s' (as root)",
-			dir, TC_ROOTFS_HARNESS_ID, name ? " --name " : "", name ? name : "");
+			"the rootfs %s has no %s (built by an older toolcell, or from a "
+			"manifest without the harnesses), so its harnesses may not speak "
+			"this toolcell's protocol; rebuild it with %s",
+			dir, TC_ROOTFS_HARNESS_ID, rebuild);
 	if (r < 0 && r != -EINVAL)
 		return tc_error_errno(err, STAGE, -r, "cannot read %s%s", dir,
 				      TC_ROOTFS_HARNESS_ID);
@@ -194,9 +193,8 @@ int tc_rootfs_check_harness(const char *dir, const char *name, struct tc_error *
 			"the rootfs %s holds other harnesses than this toolcell speaks to "
 			"(harness id %.12s, this toolcell's %.12s: a rootfs left from "
 			"another toolcell version, or whose rebuild failed); rebuild it "
-			"with 'toolcell rootfs build%s%s' (as root)",
-			dir, r < 0 ? "unreadable" : id, TOOLCELL_HARNESS_ID, name ? " --name " : "",
-			name ? name : "");
+			"with %s",
+			dir, r < 0 ? "unreadable" : id, TOOLCELL_HARNESS_ID, rebuild);
 	return 0;
 }
 

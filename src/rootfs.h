@@ -65,9 +65,9 @@ int tc_rootfs_verify(const char *dir, bool full, struct tc_error *err);
  * (`call`, `session` and `serve` run them): its usr/lib/toolcell/harness.id,
  * written by the builder, against the identity compiled in. 0, or -EPROTO
  * (a tree without one, or from other harnesses: a rootfs left from another
- * toolcell, or whose rebuild failed) with err naming the rebuild, whose
- * --name is name unless NULL. */
-int tc_rootfs_check_harness(const char *dir, const char *name, struct tc_error *err);
+ * toolcell, or whose rebuild failed) with err naming rebuild, the command
+ * that rebuilds it. */
+int tc_rootfs_check_harness(const char *dir, const char *rebuild, struct tc_error *err);
 
 /* Take a shared flock on the tree at path (resolved), retrying when a
  * rebuild removed it meanwhile; *real is its real path (heap). The lock

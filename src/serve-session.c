@@ -292,6 +292,11 @@ static size_t err_room(struct entry *e, size_t n)
 	if (room < n && !c->over_stderr) {
 		c->over_stderr = true;
 		tc_serve_entry_end(NULL, e);
+		/* the runner kills it soon, not now: until then nothing more
+		 * goes to the harness (EOF), and nothing of its stdout comes */
+		tc_closep(&e->to);
+		tc_buf_release(&e->frame);
+		e->sent = 0;
 	}
 	return room;
 }
@@ -310,7 +315,9 @@ bool tc_serve_session_relay(struct entry *e, int *fd, const char *tag)
 			continue;
 		if (n <= 0)
 			break;
-		pass = fd == &e->err ? err_room(e, (size_t)n) : (size_t)n;
+		pass = fd == &e->err	      ? err_room(e, (size_t)n)
+		       : e->call->over_stderr ? 0
+					      : (size_t)n;
 		if (e->call->conn && pass)
 			chunk(e->call->conn, tag, buf, pass);
 		touch(e->call);

@@ -51,7 +51,7 @@ static int load(struct loaded *l, struct tc_error *e)
 	v->cli.verb = TC_VERB_RUN;
 	r = tc_verb_load(v, e);
 	if (r >= 0) /* every entry runs the tree's serve.py */
-		r = tc_rootfs_check_harness(v->rootfs, v->policy.rootfs_name, e);
+		r = tc_rootfs_check_harness(v->rootfs, v->rootfs_rebuild, e);
 	if (r < 0)
 		return r;
 	tc_outcome_init(&v->out);

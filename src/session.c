@@ -210,7 +210,8 @@ static void pump_events(struct session *s, const struct want *w, const struct po
 
 	if (p[P_ERR].revents)
 		drain_stderr(s);
-	if (p[P_IN].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+	/* killed for its stderr: nothing more goes to it or comes from it */
+	if (s->err_over || (p[P_IN].revents & (POLLERR | POLLHUP | POLLNVAL))) {
 		s->harness_eof = true;
 	} else if (p[P_IN].revents & POLLOUT) {
 		n = write(s->to_h, w->frame->p + *w->sent, w->frame->len - *w->sent);
@@ -219,7 +220,7 @@ static void pump_events(struct session *s, const struct want *w, const struct po
 		else if (n < 0 && errno != EAGAIN && errno != EINTR)
 			s->harness_eof = true;
 	}
-	if (p[P_OUT].revents) {
+	if (p[P_OUT].revents && !s->err_over) {
 		n = read(s->from_h, chunk, sizeof(chunk));
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
 			server_eof(s);
@@ -526,6 +527,7 @@ static void run_code(struct session *s, const char *line, size_t len,
 	}
 	s->nonce >>= 11; /* exact in a double, whatever reads the JSON */
 	t0 = tc_now_ns();
+	drain_stderr(s); /* what it wrote after its last answer counts now */
 	if (s->err_over && live(s)) {
 		/* killed for its stderr after its last answer: no request runs
 		 * in it, however soon this one came */

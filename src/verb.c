@@ -96,9 +96,17 @@ static int choose_rootfs(struct tc_invocation *v, struct tc_error *e)
 	 * policy's own is checked for its shape and manifest only */
 	if (!asked && (r = tc_rootfs_verify(v->rootfs, false, e)) < 0)
 		return r;
+	if (asked && strchr(asked, '/'))
+		snprintf(v->rootfs_rebuild, sizeof(v->rootfs_rebuild),
+			 "'toolcell rootfs build --dest %s'", asked);
+	else
+		snprintf(v->rootfs_rebuild, sizeof(v->rootfs_rebuild),
+			 "'toolcell rootfs build%s%s' (as root)", named ? " --name " : "",
+			 named ? name : "");
 	/* a tree from other harnesses would fail its first call in words of
 	 * Python's, not ours */
-	if (uses_harness(v->cli.verb) && (r = tc_rootfs_check_harness(v->rootfs, name, e)) < 0)
+	if (uses_harness(v->cli.verb) &&
+	    (r = tc_rootfs_check_harness(v->rootfs, v->rootfs_rebuild, e)) < 0)
 		return r;
 	v->cli.overrides.rootfs = NULL;
 	return 0;

@@ -7,6 +7,7 @@
 #ifndef TOOLCELL_VERB_H
 #define TOOLCELL_VERB_H
 
+#include <limits.h>
 #include <stdbool.h>
 
 #include "layout.h"
@@ -35,10 +36,11 @@ struct tc_invocation {
 	struct tc_policy policy;
 	char *policy_path; /* the policy file used */
 	struct tc_config cfg;
-	char *rootfs;	 /* the chosen rootfs (real path) */
-	int rootfs_lock; /* shared flock on it, held until toolcell exits */
-	int result_fd;	 /* the record's descriptor, or -1 */
-	bool audited;	 /* one audit line per run */
+	char *rootfs;			    /* the chosen rootfs (real path) */
+	char rootfs_rebuild[PATH_MAX + 64]; /* the command that rebuilds it, quoted */
+	int rootfs_lock;		    /* shared flock on it, held until toolcell exits */
+	int result_fd;			    /* the record's descriptor, or -1 */
+	bool audited;			    /* one audit line per run */
 	struct tc_outcome out;
 	int end_signal; /* set by a verb: toolcell ends by this signal, as the tool did */
 };

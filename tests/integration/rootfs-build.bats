@@ -169,6 +169,11 @@ for p in doc["packages"]:
 	[ "$(cat "$TC_TMP/stderr")" = "toolcell: $want" ]
 	run "$BIN/toolcell" check
 	[[ "$output" == *$'\n'"rootfs harnesses: NOT THIS TOOLCELL'S (call, session and serve refuse the tree): $want"$'\n'* ]]
+	# a caller's --rootfs DIR (built with --dest) is told to rebuild that
+	printf '{"version": 1, "allow": {"rootfs": ["%s"]}}\n' "$BIN/rootfs" >"$TC_TMP/allow.json"
+	capture "$BIN/toolcell" call --policy "$TC_TMP/allow.json" --rootfs "$BIN/rootfs" "$TC_TMP/src/harness.py" <<<'{}'
+	[ "$status" -eq 125 ]
+	[ "$(jq -r .error.message "$TC_TMP/stdout")" = "${want%%rebuild it with*}rebuild it with 'toolcell rootfs build --dest $BIN/rootfs'" ]
 	# python and run use no harness of the tree's
 	run "$BIN/toolcell" python -S -c 'print(6 * 7)'
 	[ "$status" -eq 0 ]
@@ -177,7 +182,7 @@ for p in doc["packages"]:
 	rm "$tree/usr/lib/toolcell/harness.id"
 	capture "$BIN/toolcell" call "$TC_TMP/src/harness.py" <<<'{}'
 	[ "$status" -eq 125 ]
-	[ "$(jq -r .error.message "$TC_TMP/stdout")" = "the rootfs $tree has no /usr/lib/toolcell/harness.id (built by an older toolcell), so its harnesses may not speak this toolcell's protocol; rebuild it with 'toolcell rootfs build' (as root)" ]
+	[ "$(jq -r .error.message "$TC_TMP/stdout")" = "the rootfs $tree has no /usr/lib/toolcell/harness.id (built by an older toolcell, or from a manifest without the harnesses), so its harnesses may not speak this toolcell's protocol; rebuild it with 'toolcell rootfs build' (as root)" ]
 }
 
 @test "a rebuild switches atomically: a running sandbox keeps its tree, a later build removes it" {

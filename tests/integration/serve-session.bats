@@ -452,6 +452,25 @@ EOF
 		# the first sandbox's first 4096 bytes, then the second's whole 4096
 		[ "$(cat "$TC_TMP/$how.err")" = "$(printf 'e%.0s' $(seq 4096))$(printf 'f%.0s' $(seq 4096))" ]
 	done
+	# past the cap from a child after the answer: the next request is told
+	# it did not run, and the one after runs fresh
+	local idle='{"id":2,"success":false,"stdout":"","stderr":"","globals":{},"exception":{"type":"OutputLimit","message":"the session'"'"'s sandbox ended (output_limit: its stderr went past the limit of 4096 bytes (--stderr-size)) between requests, so this request did not run; the next request starts a fresh one","traceback":null},"output_files":{},"timed_out":false,"duration_s":0,"state_lost":false}'
+	for how in cold warm; do
+		local where=(--policy "$TC_TMP/p.json")
+		[ $how = cold ] || where=(--server "$TC_TMP/s.sock")
+		{
+			echo '{"id": 1, "code": "import os, time\nif os.fork() == 0:\n    time.sleep(0.2)\n    os.write(2, b\"g\" * 5000)\n    os._exit(0)\nz = 1"}'
+			sleep 2
+			echo '{"id": 2, "code": "print(z)"}'
+			echo '{"id": 3, "code": "print(z)"}'
+		} | timeout 60 "$TOOLCELL" session "${where[@]}" --allow-import os --allow-import time --stderr-size 4K \
+			>"$TC_TMP/$how.idle" 2>"$TC_TMP/$how.idle.err"
+		sed -i -E 's/"duration_s":[0-9]+\.[0-9]{3}/"duration_s":0/' "$TC_TMP/$how.idle"
+		[ "$(sed -n 2p "$TC_TMP/$how.idle")" = "$idle" ]
+		run -0 jget exception.type < <(sed -n 3p "$TC_TMP/$how.idle")
+		[ "$output" = NameError ]
+		[ "$(cat "$TC_TMP/$how.idle.err")" = "$(printf 'g%.0s' $(seq 4096))" ]
+	done
 }
 
 @test "a session with no byte either way for serve.session_idle_s (never less than its request timeout) ends: the end chunk says timeout and why; requests and answers keep it alive; toolcell session --server answers the next request so and starts a fresh sandbox" {
