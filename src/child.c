@@ -33,17 +33,27 @@ _Noreturn static void fail(int sync_fd, const struct tc_error *e)
 }
 
 /* What the child is waiting for: the maps from the parent and the network
- * namespace from the helper, which may arrive in either order. */
+ * namespace from the helper, which may arrive in either order, and then
+ * (the tool's branch) the helper's word that lo is up and its sysctls
+ * written, which comes last. */
 struct pending {
 	bool maps;
 	int netns_fd;
+	bool net_ready;
 };
+
+static bool arrived(const struct pending *p, enum tc_msg_type want)
+{
+	return want == TC_MSG_MAPS_DONE ? p->maps
+	       : want == TC_MSG_NET_FD	? p->netns_fd >= 0
+					: p->net_ready;
+}
 
 /* Read messages until `want` has arrived; EOF means the parent is gone, and
  * an error from the network helper ends the set-up like one of our own. */
 static void await(int sync_fd, struct pending *p, enum tc_msg_type want)
 {
-	while (want == TC_MSG_MAPS_DONE ? !p->maps : p->netns_fd < 0) {
+	while (!arrived(p, want)) {
 		struct tc_msg m;
 		int fd;
 
@@ -51,6 +61,8 @@ static void await(int sync_fd, struct pending *p, enum tc_msg_type want)
 			_exit(1);
 		if (m.type == TC_MSG_MAPS_DONE) {
 			p->maps = true;
+		} else if (m.type == TC_MSG_NET_READY && p->netns_fd >= 0) {
+			p->net_ready = true;
 		} else if (m.type == TC_MSG_NET_FD && fd >= 0 && p->netns_fd < 0) {
 			p->netns_fd = fd;
 			continue;
@@ -161,8 +173,8 @@ static int exec_tool(char *const *argv, char *const *envp, const char *path)
 }
 
 /* 6. The tool's branch: its own session, stdio, rlimits, ids, every
- * capability dropped, NO_NEW_PRIVS, Landlock, seccomp last, the listener
- * to the parent, execve. */
+ * capability dropped, NO_NEW_PRIVS, Landlock, the network helper's
+ * NET_READY, seccomp last, the listener to the parent, execve. */
 _Noreturn static void tool_main(struct tc_child_args *a)
 {
 	struct tc_error e = { 0 };
@@ -193,6 +205,14 @@ _Noreturn static void tool_main(struct tc_child_args *a)
 	if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) < 0) {
 		tc_error_errno(&e, TC_STAGE_EXEC, errno, "cannot close inherited descriptors");
 		fail(a->sync_fd, &e);
+	}
+	/* The helper brought lo up and wrote the network namespace's limits
+	 * beside our set-up: nothing of the tool runs before it is done (the
+	 * filter may refuse recvmsg; NET_READY is the helper's last message) */
+	{
+		struct pending net = { .maps = true, .netns_fd = 0 };
+
+		await(a->sync_fd, &net, TC_MSG_NET_READY);
 	}
 	/* Seccomp last: from here on only calls the filter allows outright
 	 * (sendmsg, close, execve, exit_group). The listener goes to the
@@ -451,7 +471,7 @@ _Noreturn void tc_child_main(struct tc_child_args *a)
 		tc_error_errno(&e, TC_STAGE_KEYRING, errno, "cannot join a new session keyring");
 		fail(a->sync_fd, &e);
 	}
-	/* 4. The network namespace the helper made meanwhile, lo already up, */
+	/* 4. The helper's network namespace (lo comes up later: step 6), */
 	await(a->sync_fd, &pending, TC_MSG_NET_FD);
 	if (tc_net_enter(pending.netns_fd, &e) < 0)
 		fail(a->sync_fd, &e);

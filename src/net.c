@@ -51,8 +51,10 @@ struct helper {
 };
 
 /* The helper: joins the sandbox's user namespace, makes the network
- * namespace there (so the sandbox owns it), brings lo up, writes its
- * sysctls and hands the namespace to the child. It may run in
+ * namespace there (so the sandbox owns it) and hands it to the child
+ * (NET_FD), then brings lo up and writes its sysctls while the child starts
+ * the tool, and says so (NET_READY, which the tool waits for before its
+ * filter and execve). It may run in
  * toolcell's own memory (CLONE_VM, toolcell waiting): plain syscalls on
  * its own stack, nothing allocated, nothing of toolcell's written. */
 static int helper_main(void *arg)
@@ -83,14 +85,21 @@ static int helper_main(void *arg)
 			       "cannot open a socket in the sandbox's network namespace");
 		goto fail;
 	}
-	if (lo_up(fd, &m.err) < 0)
-		goto fail;
 	/* the socket's namespace, without a walk through /proc */
 	netns_fd = ioctl(fd, SIOCGSKNS);
 	if (netns_fd < 0) {
 		tc_error_errno(&m.err, TC_STAGE_NET, errno, "cannot open the network namespace");
 		goto fail;
 	}
+	/* the namespace to the child as soon as it exists: it joins it and
+	 * starts the tool while we bring lo up and write the sysctls; the
+	 * tool waits for NET_READY before its filter and execve */
+	if (tc_msg_send(h->sock, &m, netns_fd) < 0)
+		_exit(1);
+	close(netns_fd);
+	m.type = TC_MSG_NET_READY;
+	if (lo_up(fd, &m.err) < 0)
+		goto fail;
 	/* the network namespace's own limits, and no more network namespaces
 	 * (ours exists now; the child writes the other user namespace
 	 * limits, klimits.h), through our /proc (each name under
@@ -105,7 +114,7 @@ static int helper_main(void *arg)
 		if (tc_klimits_write(h->klimits, true, proc_sys, &m.err) < 0)
 			goto fail;
 	}
-	_exit(tc_msg_send(h->sock, &m, netns_fd) < 0);
+	_exit(tc_msg_send(h->sock, &m, -1) < 0);
 fail:
 	m.type = TC_MSG_ERROR;
 	tc_msg_send(h->sock, &m, -1);

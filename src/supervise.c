@@ -323,6 +323,7 @@ static void on_sync(struct tc_supervisor *s)
 		break;
 	case TC_MSG_MAPS_DONE:
 	case TC_MSG_NET_FD:
+	case TC_MSG_NET_READY:
 		break;
 	}
 	tc_closep(&fd);

@@ -19,14 +19,17 @@
  *     forked, and the filter is compiled
  *     and sent beside it)
  *   supervise: poll this socket           3. hostname, keyring
- *                    the helper sends NET_FD (fd) or ERROR to the child; the
- *                    child forwards an ERROR to the parent as its own
+ *                    the helper sends NET_FD (fd) as soon as the namespace
+ *                    exists, then brings lo up, writes its sysctls and sends
+ *                    NET_READY; or ERROR, which the child (or the tool)
+ *                    forwards to the parent as its own
  *                                         4. wait for NET_FD; setns
  *                                            read the filter
  *                                         5. fork the tool
  *                                            <--------------- STAGES (--verbose)
  *                                         6. tool: stdio, rlimits, caps,
- *                                            Landlock, seccomp
+ *                                            Landlock; wait for NET_READY;
+ *                                            seccomp
  *                                            <--------------- LISTENER (fd, and
  *                                                 the observed capabilities and
  *                                                 no_new_privs: the last message
@@ -62,6 +65,7 @@ enum tc_msg_type {
 			       * PR_GET_NO_NEW_PRIVS and cap_eff the effective set (capget) */
 	TC_MSG_DEADLINE,      /* init -> parent: the init ended the run at its own deadline */
 	TC_MSG_WORKSPACE,     /* child -> parent: the workspace's layer, a tmpfs (SCM_RIGHTS) */
+	TC_MSG_NET_READY,     /* net helper -> tool: lo is up and the helper's sysctls written */
 };
 
 /* the set-up marks TC_MSG_STAGES times, in order */

@@ -485,3 +485,18 @@ for i in range(0, len(sweep), 40):
 		expect "ok inferred=false exit=0 signal=null denied=null counts=$counts"
 	done <<<"$plan"
 }
+
+@test "the tool starts only once lo is up and the network namespace's limits are written, however late the network helper is" {
+	command -v strace >/dev/null || tc_skip "strace is not installed"
+	# the helper hands the namespace over first and brings lo up beside the
+	# child's work; every process's 2nd and 3rd ioctl waits a second here:
+	# the helper's are lo's (read, then set flags), the probe makes none.
+	# A tool started without waiting for the helper's NET_READY reads the
+	# kernel's default, 10 (net.unix.max_dgram_qlen is written after lo)
+	run env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+		strace -f -qq -o /dev/null -e trace=ioctl -e inject=ioctl:delay_enter=1000000:when=2..3 \
+		"$TOOLCELL" run --ro-bind "$PROBE_DIR:/opt/probe" -- \
+		/opt/probe/tc-probe cat /proc/sys/net/unix/max_dgram_qlen </dev/null
+	[ "$status" -eq 0 ]
+	[ "$output" = "16" ]
+}
