@@ -118,7 +118,9 @@ struct tc_outcome {
 	const struct tc_run *run;
 };
 
-/* Zero o and set every field to its "nothing happened yet" value. */
+/* Set every field of o to its "nothing happened yet" value: zero, except
+ * the denied slots, which are left as they are (n_denied 0: none is in use;
+ * only the first n_denied are ever read). */
 void tc_outcome_init(struct tc_outcome *o);
 
 /* The record as a JSON document (heap string with a trailing newline, caller
