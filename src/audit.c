@@ -115,6 +115,10 @@ int tc_audit_send(const char *path, const char *message)
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	memcpy(sa.sun_path, path, strlen(path) + 1);
+	/* a logger first: without one (a container has none), the local time
+	 * (tzset reads /etc/localtime) and the line are work for nothing */
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return -errno;
 	/* RFC 3164, as glibc's syslog(3) writes it: journald and rsyslog parse it */
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%b %e %H:%M:%S", &tm);
@@ -124,8 +128,7 @@ int tc_audit_send(const char *path, const char *message)
 		return -EINVAL;
 	if ((size_t)len >= sizeof(line))
 		len = (int)sizeof(line) - 1;
-	if (sendto(fd, line, (size_t)len, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&sa,
-		   sizeof(sa)) < 0)
+	if (send(fd, line, (size_t)len, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
 		return -errno;
 	return 0;
 }
