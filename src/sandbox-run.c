@@ -5,11 +5,14 @@
  * on while the verb writes its record and answer, and the init is reaped
  * before toolcell exits (tc_sandbox_reap_deferred), so that nothing of the
  * sandbox outlives toolcell. */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sandbox-internal.h"
 #include "util.h"
+
+#define TC_RUN_TRIM_THRESHOLD (64 << 20) /* bytes free at the heap's top before it shrinks */
 
 /* the init of the last run that ended early, not reaped yet */
 static int deferred_init = -1;
@@ -29,6 +32,10 @@ int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 
 	memset(res, 0, sizeof(*res));
 	tc_sandbox_reap_deferred(); /* a run before this one */
+	/* a one-shot process's heap goes back at its exit, at once: trimmed
+	 * on the way (the supervisor's buffers freed at release), it cost a
+	 * brk each and fresh pages for the record after */
+	mallopt(M_TRIM_THRESHOLD, TC_RUN_TRIM_THRESHOLD);
 	/* not with a workspace: its layer is applied once the sandbox is gone */
 	one.early_end = !spec->cfg->workspace && !spec->warm;
 	ret = tc_sandbox_start(&one, &sb, err);
