@@ -223,7 +223,9 @@ void tc_sandbox_release(struct tc_sandbox **sb);
  * out->err saying why. The run ends early (spec->early_end, without a
  * workspace): its init, in its exit, is reaped by tc_sandbox_reap_deferred,
  * which runs at exit() and at the next run, so that no process is left
- * behind once the process ends. */
+ * behind once the process ends. It takes the process to be a one-shot
+ * one: it raises malloc's M_TRIM_THRESHOLD to 64 MiB (the heap is given
+ * back at exit, not trimmed on the way). */
 int tc_sandbox_run(const struct tc_sandbox_spec *spec, struct tc_outcome *out,
 		   struct tc_sandbox_result *res, struct tc_error *err);
 
