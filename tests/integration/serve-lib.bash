@@ -315,6 +315,9 @@ srv_start() {
 	for _ in $(seq 600); do
 		[ -z "${SRV_OPEN:-}${AS_CALLER:-}" ] || [ ! -S "$SOCK" ] || chmod 666 "$SOCK"
 		if [ -S "$SOCK" ] && srv_warm "$SOCK"; then
+			# again: the chmod above may have met the socket of a
+			# server before this one (restarted), not this one's
+			[ -z "${SRV_OPEN:-}${AS_CALLER:-}" ] || chmod 666 "$SOCK"
 			return 0
 		fi
 		sleep 0.1
