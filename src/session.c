@@ -540,7 +540,12 @@ static void run_code(struct session *s, const char *line, size_t len,
 	} else if (!live(s) && start(s, &e) < 0) {
 		s->ended = (struct ended){ .known = true, .status = TC_STATUS_SANDBOX_ERROR };
 		snprintf(s->ended.message, sizeof(s->ended.message), "%s", e.message);
-		ended_answer(s, false, &a, msg, sizeof(msg));
+		a.err_type = tc_session_ended_type(TC_STATUS_SANDBOX_ERROR);
+		snprintf(msg, sizeof(msg),
+			 "the session's sandbox could not be started (%s); this request did not "
+			 "run, and the next request tries again",
+			 e.message);
+		a.err_message = msg;
 		/* --server: the server is gone or refuses: as when the session
 		 * could not start, toolcell says why and ends (this request answered) */
 		s->no_server = s->spec->server != NULL;

@@ -273,6 +273,24 @@ still_harness() {
 	return 1
 }
 
+@test "a sandbox that cannot be started again answers that this request did not run, and the next request tries again" {
+	mkdir "$TC_TMP/src"
+	{
+		echo '{"id": 1, "code": "import os\nos._exit(3)"}'
+		sleep 1
+		rmdir "$TC_TMP/src" # the bind's source is gone: the next start fails
+		echo '{"id": 2, "code": "print(2)"}'
+		sleep 1
+		mkdir "$TC_TMP/src"
+		echo '{"id": 3, "code": "print(3)"}'
+	} | timeout 60 "$TOOLCELL" session --allow-import os --ro-bind "$TC_TMP/src:/data" >"$TC_TMP/out"
+	[ "$(answer 1 exception.type)" = SandboxExited ]
+	[ "$(answer 2 exception.type)" = SandboxError ]
+	[ "$(answer 2 exception.message)" = "the session's sandbox could not be started (cannot bind $TC_TMP/src: No such file or directory); this request did not run, and the next request tries again" ]
+	[ "$(answer 3 success)" = true ]
+	[ "$(answer 3 stdout)" = 3 ]
+}
+
 @test "SIGKILL of the session process ends its sandbox at once; EOF ends the session with 0" {
 	marker="tc-session-$$-$RANDOM"
 	mkfifo "$TC_TMP/fifo"
