@@ -135,7 +135,7 @@ bool tc_bindsrc_special_fs(const char *fstype)
 
 bool tc_bindsrc_plain_fs(int fd)
 {
-	/* tmpfs is not among them: devtmpfs has its magic number */
+	/* tmpfs is not among them: devtmpfs reports tmpfs's magic number */
 	static const unsigned long plain[] = {
 		EXT4_SUPER_MAGIC,      XFS_SUPER_MAGIC,	 BTRFS_SUPER_MAGIC,
 		OVERLAYFS_SUPER_MAGIC, F2FS_SUPER_MAGIC,

@@ -37,9 +37,11 @@ int tc_bindsrc_read_mountinfo(char **ret_text, struct tc_error *err);
 int tc_bindsrc_check_mounts(const char *mountinfo, const char *path, bool is_dir,
 			    struct tc_error *err);
 
-/* True when fd (O_PATH will do) is on a file system known to be none of
- * those tc_bindsrc_special_fs names (ext4, XFS, Btrfs, overlayfs, F2FS, by
- * statfs's magic number): a file there needs no look in the mount table. */
+/* True when fd (O_PATH will do) is on ext4, XFS, Btrfs, overlayfs or F2FS
+ * (statfs's magic number), none of those tc_bindsrc_special_fs names: for
+ * a file there the mount table's check could find nothing more. (Neither
+ * looks into an overlay's layers: an overlay over a special file system
+ * passes both.) */
 bool tc_bindsrc_plain_fs(int fd);
 
 /* Pure: the mount point (field 5) and file system type of one

@@ -4,10 +4,10 @@
  * IPC, TCP buffers, unix datagram queues). tc_klimits_plan (parent, pure)
  * turns the policy's limits into paths and values. The network helper,
  * which joins the sandbox's user namespace and makes its network namespace,
- * writes the network ones and user.max_net_namespaces beside the child's
- * mounts (net.c); the child writes the other user ones and the IPC ones
- * (which need the IPC namespace's root) while its fresh /proc is still
- * writable (mount.c). */
+ * writes the network ones and user.max_net_namespaces after it hands the
+ * namespace over, beside the child's work, and the tool waits for its
+ * NET_READY before its filter and execve (net.c); the child writes the other user ones and the IPC
+ * ones (which need the IPC namespace's root) while its fresh /proc is still writable (mount.c). */
 #ifndef TOOLCELL_KLIMITS_H
 #define TOOLCELL_KLIMITS_H
 

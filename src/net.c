@@ -129,7 +129,6 @@ int tc_net_helper_start(int pidfd, int sock, const struct tc_klimits *klimits, b
 	static char stack[64 * 1024] __attribute__((aligned(16)));
 	struct helper h = { .pidfd = pidfd, .sock = sock, .klimits = klimits };
 	pid_t helper;
-	int status;
 
 	/* waiting: no copy of our memory to make (nor its pages to copy on
 	 * write after), and nothing for us to do meanwhile; else a fork, so
@@ -144,9 +143,25 @@ int tc_net_helper_start(int pidfd, int sock, const struct tc_klimits *klimits, b
 	if (!wait)
 		return helper;
 	/* it has ended (an error of its own is the child's to report) */
+	return tc_net_helper_reap(helper, 0, err);
+}
+
+int tc_net_helper_reap(pid_t helper, int ret, struct tc_error *err)
+{
+	int status = 0;
+
 	while (waitpid(helper, &status, __WALL) < 0 && errno == EINTR)
 		;
-	return 0;
+	/* killed before its last word (NET_READY, or an error the child
+	 * reports): the tool would wait for it until its time limit, or, in
+	 * a warm entry, for ever */
+	if (ret >= 0 && WIFSIGNALED(status))
+		return tc_error_set(
+			err, TC_STAGE_NET, EIO,
+			"the network helper was killed by signal %d before the sandbox's "
+			"network namespace was ready",
+			WTERMSIG(status));
+	return ret;
 }
 
 int tc_net_enter(int netns_fd, struct tc_error *err)

@@ -23,10 +23,16 @@
  * socket (the tool reads what comes after NET_FD).
  * With wait, the helper runs in our memory (CLONE_VM | CLONE_VFORK: no copy
  * of it to make) while we wait, and is reaped: returns 0. Else it runs
- * beside us (a fork): returns its pid, which the caller reaps. -errno if
- * it could not start. */
+ * beside us (a fork): returns its pid, which the caller reaps
+ * (tc_net_helper_reap). -errno if it could not start, or (with wait) if it
+ * was killed. */
 int tc_net_helper_start(int pidfd, int sock, const struct tc_klimits *klimits, bool wait,
 			struct tc_error *err);
+
+/* Reap the helper; ret (0, or the caller's -errno already set in err) is
+ * returned, unless ret was 0 and the helper was killed by a signal before
+ * its last word: then -EIO, err naming the signal. */
+int tc_net_helper_reap(pid_t helper, int ret, struct tc_error *err);
 
 /* Child: join the network namespace the helper sent. */
 int tc_net_enter(int netns_fd, struct tc_error *err);

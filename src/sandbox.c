@@ -378,7 +378,7 @@ static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 {
 	struct tc_msg maps = { .type = TC_MSG_MAPS_DONE };
 	/* the build-time filter costs nothing: it goes first, and we wait for
-	 * the helper (its NET_FD is then the child's last wait, the filter
+	 * the helper (its NET_READY is then the tool's last wait, the filter
 	 * already in its pipe); a filter to compile is compiled while a
 	 * forked helper works beside us */
 	bool wait = tc_seccomp_run_prebuilt(r->spec->cfg);
@@ -406,8 +406,7 @@ static int hand_over(struct tc_sandbox *r, struct tc_error *err)
 		 * own is the child's to report) */
 		if (ret < 0)
 			kill(helper, SIGKILL);
-		while (waitpid(helper, NULL, __WALL) < 0 && errno == EINTR)
-			;
+		ret = tc_net_helper_reap(helper, ret, err);
 	}
 	return ret;
 }

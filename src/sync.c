@@ -56,7 +56,8 @@ static int msg_recv(int sock, int flags, struct tc_msg *m, int *ret_fd)
 	if (ret_fd)
 		*ret_fd = -1;
 	/* ECONNRESET: the other side closed with a message of ours unread
-	 * (the network helper's NET_FD to a child that failed first). The
+	 * (the network helper's NET_FD or NET_READY to a child, or a tool,
+	 * that failed first). The
 	 * kernel reports that once, ahead of what that side had queued for
 	 * us, such as its ERROR: read on. */
 	do

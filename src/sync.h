@@ -56,16 +56,16 @@
 
 enum tc_msg_type {
 	TC_MSG_MAPS_DONE = 1, /* parent -> child: uid/gid maps written */
-	TC_MSG_NET_FD,	      /* net helper -> child: the network namespace (SCM_RIGHTS), lo up */
-	TC_MSG_ERROR,	      /* child (or net helper) -> parent (or child): set-up failed */
-	TC_MSG_EXEC_FAILED,   /* tool -> parent: execve failed; err.err is the errno */
-	TC_MSG_EXITED,	      /* init -> parent: value is the tool's raw wait status */
-	TC_MSG_STAGES,	      /* init -> parent (--verbose): when each set-up stage ended */
-	TC_MSG_LISTENER,      /* tool -> parent: the seccomp listener (SCM_RIGHTS); value is
-			       * PR_GET_NO_NEW_PRIVS and cap_eff the effective set (capget) */
-	TC_MSG_DEADLINE,      /* init -> parent: the init ended the run at its own deadline */
-	TC_MSG_WORKSPACE,     /* child -> parent: the workspace's layer, a tmpfs (SCM_RIGHTS) */
-	TC_MSG_NET_READY,     /* net helper -> tool: lo is up and the helper's sysctls written */
+	TC_MSG_NET_FD, /* net helper -> child: the network namespace (SCM_RIGHTS), lo not up yet */
+	TC_MSG_ERROR,  /* child (or net helper) -> parent (or child): set-up failed */
+	TC_MSG_EXEC_FAILED, /* tool -> parent: execve failed; err.err is the errno */
+	TC_MSG_EXITED,	    /* init -> parent: value is the tool's raw wait status */
+	TC_MSG_STAGES,	    /* init -> parent (--verbose): when each set-up stage ended */
+	TC_MSG_LISTENER,    /* tool -> parent: the seccomp listener (SCM_RIGHTS); value is
+			     * PR_GET_NO_NEW_PRIVS and cap_eff the effective set (capget) */
+	TC_MSG_DEADLINE,    /* init -> parent: the init ended the run at its own deadline */
+	TC_MSG_WORKSPACE,   /* child -> parent: the workspace's layer, a tmpfs (SCM_RIGHTS) */
+	TC_MSG_NET_READY,   /* net helper -> tool: lo is up and the helper's sysctls written */
 };
 
 /* the set-up marks TC_MSG_STAGES times, in order */

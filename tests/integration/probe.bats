@@ -500,3 +500,27 @@ for i in range(0, len(sweep), 40):
 	[ "$status" -eq 0 ]
 	[ "$output" = "16" ]
 }
+
+@test "the tool starts only once lo is up, however late the network helper is" {
+	command -v strace >/dev/null || tc_skip "strace is not installed"
+	# as above; lo's IPv6 address is listed only once lo is up
+	run env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+		strace -f -qq -o /dev/null -e trace=ioctl -e inject=ioctl:delay_enter=1000000:when=2..3 \
+		"$TOOLCELL" run --ro-bind "$PROBE_DIR:/opt/probe" -- \
+		/opt/probe/tc-probe cat /proc/net/if_inet6 </dev/null
+	[ "$status" -eq 0 ]
+	[ "$output" = "00000000000000000000000000000001 01 80 10 80       lo" ]
+}
+
+@test "a network helper killed before its last word fails the start with 125 and the signal, and leaves nothing behind (no tool waiting for it until its time limit)" {
+	command -v strace >/dev/null || tc_skip "strace is not installed"
+	local mark="tc-nethelper-$$-$RANDOM"
+	# every process's 2nd ioctl is SIGKILLed: only the helper makes one
+	# (lo's flags read, then set), after it handed the namespace over
+	run env ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=0" \
+		strace -f -qq -o /dev/null -e trace=ioctl -e inject=ioctl:signal=KILL:when=2 \
+		"$TOOLCELL" run --timeout 20 -- /usr/bin/python3 -c 'print(1)' "$mark" </dev/null
+	[ "$status" -eq 125 ]
+	[ "$output" = "toolcell: the network helper was killed by signal 9 before the sandbox's network namespace was ready" ]
+	[ -z "$(pgrep -f "$mark")" ]
+}
