@@ -111,10 +111,8 @@ static int start(struct session *s, struct tc_error *err)
 	s->to_h = fds[0];
 	s->from_h = fds[1];
 	s->err_h = fds[2];
-	s->over = s->harness_eof = false;
-	s->hout.len = 0;
-	s->err_passed = 0;
-	s->err_over = false;
+	s->over = s->harness_eof = s->err_over = false;
+	s->hout.len = s->err_passed = 0;
 	s->ended_idle = false;
 	if (s->srv >= 0)
 		take_chunks(s, NULL, 0);
@@ -527,10 +525,8 @@ static void run_code(struct session *s, const char *line, size_t len,
 	}
 	s->nonce >>= 11; /* exact in a double, whatever reads the JSON */
 	t0 = tc_now_ns();
-	drain_stderr(s); /* what it wrote after its last answer counts now */
-	if (s->err_over && live(s)) {
-		/* killed for its stderr after its last answer: no request runs
-		 * in it, however soon this one came */
+	drain_stderr(s);	      /* what it wrote after its last answer counts now */
+	if (s->err_over && live(s)) { /* killed for it: no request runs in it */
 		stop(s, false);
 		s->ended_idle = true;
 	}
