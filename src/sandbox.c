@@ -590,7 +590,7 @@ int tc_sandbox_finish(struct tc_sandbox *sb, struct tc_outcome *out, struct tc_s
 		tc_sandbox_kill(sb, SIGKILL);
 		tc_supervise(s);
 	}
-	tc_closep(&s->listener);
+	/* the listener stays open until tc_sandbox_release (supervise.h) */
 	/* the tool's layer outlives its namespace through our descriptor */
 	ws_fd = TAKE_FD(s->workspace_fd);
 	tc_closep(&s->in.dst);

@@ -599,7 +599,7 @@ void tc_supervise_pollfds(const struct tc_supervisor *s, struct pollfd *p)
 {
 	add(p, SLOT_SYNC, s->sync_fd, POLLIN);
 	add(p, SLOT_PIDFD, s->init_exited ? -1 : s->pidfd, POLLIN);
-	add(p, SLOT_LISTENER, s->throttled ? -1 : s->listener, POLLIN);
+	add(p, SLOT_LISTENER, s->throttled || s->listener_gone ? -1 : s->listener, POLLIN);
 	add(p, SLOT_SIG, s->sig_fd, POLLIN);
 	add(p, SLOT_IN_SRC, s->init_exited ? -1 : s->in.src,
 	    tc_stream_want_read(&s->in) ? POLLIN : 0);
@@ -619,7 +619,7 @@ void tc_supervise_events(struct tc_supervisor *s, const struct pollfd *p)
 	if (p[SLOT_LISTENER].revents & POLLIN)
 		on_listener(s);
 	else if (p[SLOT_LISTENER].revents) /* every filtered process is gone */
-		tc_closep(&s->listener);
+		s->listener_gone = true;
 	if (p[SLOT_SYNC].revents)
 		on_sync(s);
 	if (p[SLOT_SIG].revents)

@@ -43,7 +43,13 @@ struct tc_supervisor {
 	/* the run's cgroup leaf, or NULL: then memory is the kernel's to
 	 * limit and the task count comes from pids.current */
 	const struct tc_cgroup *cgroup;
-	int listener;		    /* the tool's seccomp listener, once it sent it */
+	int listener; /* the tool's seccomp listener, once it sent it */
+	/* its filter has no process left (its hang-up): no longer polled, and
+	 * closed only at tc_sandbox_release, after the outcome went. Closing
+	 * it queues the filter's freeing on our CPU's workqueue, whose
+	 * kworker then takes the CPU from us, and an exiting tool with it
+	 * (perf sched: a served call's runner held off ~0.5 ms). */
+	bool listener_gone;
 	int workspace_fd;	    /* the workspace's layer, once the child sent it; else -1 */
 	uint64_t start_ns, wall_ms; /* the wall clock: from start_ns (tc_supervise_begin) */
 	bool warm;		    /* no wall clock until tc_supervise_begin */
