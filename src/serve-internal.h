@@ -91,11 +91,6 @@ struct entry {
 	uint64_t started_ns;
 	uint64_t refill_ns; /* busy: its refill waits for its answer until then */
 	struct call *call;
-	/* the sandbox's init and tool (and a helper not reaped yet), as /proc
-	 * listed them when the entry got ready, each with a pidfd (-1 none):
-	 * set back to our priority at dispatch while they live (serve-prio.c) */
-	pid_t warm_pids[4];
-	int warm_pidfds[4];
 	bool hurried;	    /* warming at our priority: a call waits for it */
 	uint64_t spawn_seq; /* its runner's request to the spawner (pid 0 until it came) */
 };
@@ -244,9 +239,7 @@ _Noreturn void tc_serve_runner_main(const struct server *s, pid_t server, const 
 /* serve-prio.c */
 #define TC_SERVE_WARM_NICE 19	    /* a warming entry's: the running calls' CPU comes first */
 bool tc_serve_prio_can_lower(void); /* may a warming entry go low (and back)? */
-void tc_serve_prio_note(struct entry *e);	       /* its sandbox's processes, into warm_pids */
-void tc_serve_prio_restore(struct entry *e);	       /* at dispatch: back to ours */
-void tc_serve_prio_forget(struct entry *e);	       /* warm_pids and their pidfds dropped */
+void tc_serve_prio_ready(struct entry *e);	       /* ready: back to ours, runner and sandbox */
 void tc_serve_prio_hurry(struct server *s, uid_t uid); /* a call of uid's waits */
 
 /* serve-answer.c */

@@ -60,7 +60,6 @@ static void entry_free(struct entry *e)
 	tc_buf_release(&e->errb);
 	tc_buf_release(&e->st);
 	tc_buf_release(&e->frame);
-	tc_serve_prio_forget(e);
 	free(e->outcome);
 	free(e);
 }
@@ -78,8 +77,6 @@ static int spawn(struct server *s, uid_t uid)
 	if (!e)
 		return -ENOMEM;
 	e->ctl = e->to = e->from = e->err = e->status = e->pidfd = e->mem_fd = -1;
-	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pidfds); i++)
-		e->warm_pidfds[i] = -1;
 	r = tc_serve_spawn_ask(s, e);
 	if (r < 0) {
 		free(e);
@@ -183,7 +180,6 @@ static void dispatch(struct server *s, struct call *c, struct entry *e)
 {
 	uint64_t now = tc_now_ns();
 
-	tc_serve_prio_restore(e); /* before the frame: it wakes the entry up */
 	e->state = ENTRY_BUSY;
 	e->call = c;
 	c->dispatch_ns = now;
@@ -292,7 +288,7 @@ static void ready_line(struct server *s, struct entry *e)
 	/* its runner prepared the call before it handed us the pipes (the
 	 * leaf's move waits for the kernel, the CPU base reads /proc: not on
 	 * a call's path) */
-	tc_serve_prio_note(e);
+	tc_serve_prio_ready(e);
 	e->state = ENTRY_READY;
 	s->backoff_ms = 0;
 	s->ever_ready = true;

@@ -1,7 +1,8 @@
 /* `toolcell serve`'s priorities (see serve-internal.h): an entry warms up
  * (its sandbox built, its interpreter started) at nice TC_SERVE_WARM_NICE
- * and is set back to ours at dispatch, so that refills never take CPU from
- * the calls that run; one a call already waits for warms at ours. Setting a
+ * and is set back to ours once ready (idle until its call), so that
+ * refills never take CPU from the calls that run; one a call already
+ * waits for warms at ours. Setting a
  * priority back needs CAP_SYS_NICE (the tool's own RLIMIT_NICE is 0), so
  * without it entries warm at our priority. Runs in the server. */
 #include <errno.h>
@@ -100,56 +101,6 @@ static int hold(pid_t pid, pid_t parent, pid_t *ret_pid, int *ret_pidfd)
 	return 0;
 }
 
-void tc_serve_prio_forget(struct entry *e)
-{
-	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pids); i++) {
-		tc_closep(&e->warm_pidfds[i]);
-		e->warm_pids[i] = 0;
-	}
-}
-
-/* The entry got ready: note its sandbox's processes (the init, its child
- * the tool), each with a pidfd, to set them back at dispatch. Only
- * toolcell's code has run in them so far. */
-void tc_serve_prio_note(struct entry *e)
-{
-	pid_t top[2] = { 0 }, kid[1];
-	size_t n = 0;
-
-	tc_serve_prio_forget(e);
-	if (!tc_serve_prio_can_lower())
-		return;
-	children_of(e->pid, top, TC_ARRAY_SIZE(top));
-	for (size_t i = 0; i < TC_ARRAY_SIZE(top) && top[i] && n + 2 <= TC_ARRAY_SIZE(e->warm_pids);
-	     i++) {
-		size_t init = n;
-
-		if (hold(top[i], e->pid, &e->warm_pids[n], &e->warm_pidfds[n]) < 0)
-			continue;
-		n++;
-		kid[0] = 0;
-		children_of(top[i], kid, 1);
-		if (kid[0] &&
-		    hold(kid[0], e->warm_pids[init], &e->warm_pids[n], &e->warm_pidfds[n]) == 0)
-			n++;
-	}
-}
-
-/* Dispatch: the call runs at our priority. The runner is our child (its
- * pid is ours until we reap it); a process of its sandbox is set back only
- * while its pidfd says it lives, so a pid reused since READY (the sandbox
- * died idle, the pid went round) is never touched. */
-void tc_serve_prio_restore(struct entry *e)
-{
-	if (!tc_serve_prio_can_lower())
-		return;
-	setpriority(PRIO_PROCESS, (id_t)e->pid, ours());
-	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pids) && e->warm_pids[i]; i++)
-		if (present(e->warm_pidfds[i]))
-			setpriority(PRIO_PROCESS, (id_t)e->warm_pids[i], ours());
-	tc_serve_prio_forget(e);
-}
-
 /* parent's children (and theirs, depth levels down) back to our priority,
  * each right after its parent: a child forked before its parent was set
  * back is listed by then, one forked after inherits ours */
@@ -167,6 +118,19 @@ static void restore_below(pid_t parent, int depth)
 		if (depth > 1)
 			restore_below(pid, depth - 1);
 	}
+}
+
+/* The entry got ready: its runner and its sandbox (the init, its child
+ * the tool) back to our priority, where its call will run. Idle until
+ * that call (each of them blocked, the tool in its read of the frame), it
+ * takes no CPU from a running call at ours, and the dispatch sets nothing
+ * on the call's path. Only toolcell's code has run in them so far. */
+void tc_serve_prio_ready(struct entry *e)
+{
+	if (!tc_serve_prio_can_lower() || e->hurried) /* a hurried one is at ours */
+		return;
+	setpriority(PRIO_PROCESS, (id_t)e->pid, ours());
+	restore_below(e->pid, 2);
 }
 
 /* A call waits for uid's next entry: the ones warming for it go at our

@@ -886,19 +886,19 @@ PY
 	run ! pgrep -f "$mark"
 }
 
-@test "entries warm at nice 19 where the server may set them back (CAP_SYS_NICE); a call runs at the server's priority" {
+@test "a ready entry waits for its call at the server's priority, and its call runs at it" {
+	# its warm-up at nice 19 (where the server may set it back,
+	# CAP_SYS_NICE): the next test. Ready, every process of an entry (the
+	# runner, the init, the warm interpreter) is back at the server's 0,
+	# so the dispatch sets nothing on the call's path
 	srv_start
-	# the warm interpreters below the server: nice 19 as root, 0 without
-	# the capability (nothing could set them back)
-	want=19
-	[ "$(id -u)" = 0 ] || want=0
 	n=0
 	for p in $(srv_descendants "$SERVER"); do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = python3 ] || continue
-		[ "$(cut -d' ' -f19 <"/proc/$p/stat")" = "$want" ]
-		n=$((n + 1))
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = toolcell-spawn ] && continue
+		[ "$(nice_of "$p")" = 0 ] || [ -z "$(nice_of "$p")" ]
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = python3 ] && n=$((n + 1))
 	done
-	[ "$n" -ge 1 ]
+	[ "$n" = 2 ]
 	cat >"$TC_TMP/prio.py" <<'PY'
 import os
 def run(args):

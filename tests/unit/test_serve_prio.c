@@ -1,8 +1,7 @@
-/* Unit tests for `toolcell serve`'s priorities (serve-prio.c): at
- * dispatch, the processes noted when an entry got ready are set back to
- * the server's priority while they live, and a pid reused since by an
- * unrelated process is left alone. Needs root (CAP_SYS_NICE to set a
- * priority back, CAP_SYS_ADMIN for clone3's set_tid to reuse a pid). */
+/* Unit tests for `toolcell serve`'s priorities (serve-prio.c): when an
+ * entry gets ready, its runner and the runner's children and grandchildren
+ * (the init, the tool) are set back to the server's priority, and no other
+ * process is touched. Needs root (CAP_SYS_NICE to set a priority back). */
 #include "tc-test.h"
 
 #include <errno.h>
@@ -18,18 +17,11 @@
 
 #include "serve-internal.h"
 
-/* A process at nice 19 that waits to be killed; with set_tid, it gets
- * that pid. */
-static pid_t sleeper(pid_t set_tid)
+/* A process at nice 19 that waits to be killed. */
+static pid_t sleeper(void)
 {
-	struct clone_args a = { .exit_signal = SIGCHLD };
-	pid_t pid;
+	pid_t pid = fork();
 
-	if (set_tid) {
-		a.set_tid = (uint64_t)(uintptr_t)&set_tid;
-		a.set_tid_size = 1;
-	}
-	pid = (pid_t)syscall(SYS_clone3, &a, sizeof(a));
 	if (pid == 0) {
 		/* a failed test leaves nothing behind */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -40,8 +32,8 @@ static pid_t sleeper(pid_t set_tid)
 	return pid;
 }
 
-/* The "runner": our child, with one child of its own (the "init") at nice
- * 19, whose pid it writes to report; it reaps what ends. */
+/* The "runner": our child at nice 19, with one child of its own (the
+ * "init") at nice 19, whose pid it writes to report; it reaps what ends. */
 static pid_t runner(int report)
 {
 	pid_t pid = fork();
@@ -50,7 +42,8 @@ static pid_t runner(int report)
 		pid_t kid;
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		kid = sleeper(0);
+		setpriority(PRIO_PROCESS, 0, TC_SERVE_WARM_NICE);
+		kid = sleeper();
 		(void)!write(report, &kid, sizeof(kid));
 		for (;;)
 			if (wait(NULL) < 0)
@@ -77,14 +70,12 @@ static int root_only(void **state)
 	return 0;
 }
 
-/* e.pid a runner with an init at nice 19, noted as at READY */
-static void ready_entry(struct entry *e, pid_t *ret_init)
+/* e.pid a runner with an init, both at nice 19, as they warm up */
+static void warm_entry(struct entry *e, pid_t *ret_init)
 {
 	int p[2];
 
 	memset(e, 0, sizeof(*e));
-	for (size_t i = 0; i < TC_ARRAY_SIZE(e->warm_pidfds); i++)
-		e->warm_pidfds[i] = -1;
 	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
 	e->pid = runner(p[1]);
 	assert_true(e->pid > 0);
@@ -95,9 +86,7 @@ static void ready_entry(struct entry *e, pid_t *ret_init)
 	for (int i = 0; i < 1000 && nice_of(*ret_init) != TC_SERVE_WARM_NICE; i++)
 		usleep(1000);
 	assert_int_equal(nice_of(*ret_init), TC_SERVE_WARM_NICE);
-	tc_serve_prio_note(e);
-	assert_int_equal(e->warm_pids[0], *ret_init);
-	assert_true(e->warm_pidfds[0] >= 0);
+	assert_int_equal(nice_of(e->pid), TC_SERVE_WARM_NICE);
 }
 
 static void end(pid_t pid)
@@ -106,44 +95,38 @@ static void end(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-static void test_live_init_set_back(void **state)
+static void test_ready_sets_back(void **state)
 {
 	struct entry e;
-	pid_t init;
+	pid_t init, other = sleeper();
 
 	(void)state;
-	ready_entry(&e, &init);
-	tc_serve_prio_restore(&e);
-	assert_int_equal(nice_of(init), 0);
-	/* the pidfds are given back with the pids */
-	assert_int_equal(e.warm_pids[0], 0);
-	assert_int_equal(e.warm_pidfds[0], -1);
-	end(e.pid);
-}
-
-static void test_reused_pid_left_alone(void **state)
-{
-	struct entry e;
-	pid_t init, other = -1;
-
-	(void)state;
-	ready_entry(&e, &init);
-	/* the init dies idle and its runner reaps it; then an unrelated
-	 * process of ours gets the same pid */
-	kill(init, SIGKILL);
-	for (int i = 0; i < 1000 && other < 0; i++) {
-		other = sleeper(init);
-		if (other < 0)
-			usleep(1000); /* EEXIST: not reaped yet */
-	}
-	assert_int_equal(other, init);
+	warm_entry(&e, &init);
 	for (int i = 0; i < 1000 && nice_of(other) != TC_SERVE_WARM_NICE; i++)
 		usleep(1000);
-	tc_serve_prio_restore(&e);
+	tc_serve_prio_ready(&e);
+	assert_int_equal(nice_of(e.pid), 0);
+	assert_int_equal(nice_of(init), 0);
+	/* not the runner's: left alone */
 	assert_int_equal(nice_of(other), TC_SERVE_WARM_NICE);
 	end(other);
 	end(e.pid);
 }
 
-TC_TEST_MAIN(NULL, NULL, cmocka_unit_test_setup(test_live_init_set_back, root_only),
-	     cmocka_unit_test_setup(test_reused_pid_left_alone, root_only))
+static void test_hurried_untouched(void **state)
+{
+	struct entry e;
+	pid_t init;
+
+	(void)state;
+	warm_entry(&e, &init);
+	/* hurried, it is at ours already (tc_serve_prio_hurry): nothing to do */
+	e.hurried = true;
+	tc_serve_prio_ready(&e);
+	assert_int_equal(nice_of(e.pid), TC_SERVE_WARM_NICE);
+	assert_int_equal(nice_of(init), TC_SERVE_WARM_NICE);
+	end(e.pid);
+}
+
+TC_TEST_MAIN(NULL, NULL, cmocka_unit_test_setup(test_ready_sets_back, root_only),
+	     cmocka_unit_test_setup(test_hurried_untouched, root_only))
