@@ -478,7 +478,9 @@ void tc_serve_entry_on_exit(struct server *s, struct entry *e)
 {
 	struct wire_outcome *w = NULL;
 
-	waitpid(e->pid, NULL, 0);
+	/* the runner has exited (its pidfd said so): all it wrote is there.
+	 * Reaped last, its pid stays its own while what it wrote is read (a
+	 * READY read now sets the priority of its processes, tc_serve_prio_ready) */
 	status_read(s, e); /* answers, if the outcome came */
 	tc_serve_entry_on_output(s, e);
 	tc_serve_entry_on_error(e);
@@ -489,6 +491,7 @@ void tc_serve_entry_on_exit(struct server *s, struct entry *e)
 	} else if (e->state == ENTRY_STARTING) {
 		failed_start(s, e, w);
 	}
+	waitpid(e->pid, NULL, 0);
 	entry_free(e);
 	tc_serve_spawn_reap_strays(s);
 	tc_serve_pool_fill(s);

@@ -124,10 +124,13 @@ static void restore_below(pid_t parent, int depth)
  * the tool) back to our priority, where its call will run. Idle until
  * that call (each of them blocked, the tool in its read of the frame), it
  * takes no CPU from a running call at ours, and the dispatch sets nothing
- * on the call's path. Only toolcell's code has run in them so far. */
+ * on the call's path. Only toolcell's code has run in them so far. A
+ * hurried entry too: a child still inside its clone when the hurry walked
+ * (not listed yet, with the nice it copied at the clone's start) is
+ * listed now. */
 void tc_serve_prio_ready(struct entry *e)
 {
-	if (!tc_serve_prio_can_lower() || e->hurried) /* a hurried one is at ours */
+	if (!tc_serve_prio_can_lower())
 		return;
 	setpriority(PRIO_PROCESS, (id_t)e->pid, ours());
 	restore_below(e->pid, 2);

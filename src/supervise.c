@@ -618,8 +618,10 @@ void tc_supervise_events(struct tc_supervisor *s, const struct pollfd *p)
 	stream_io(&s->in, &p[SLOT_IN_SRC], &p[SLOT_IN_DST]);
 	if (p[SLOT_LISTENER].revents & POLLIN)
 		on_listener(s);
-	else if (p[SLOT_LISTENER].revents) /* every filtered process is gone */
+	else if (p[SLOT_LISTENER].revents & POLLHUP) /* every filtered process is gone */
 		s->listener_gone = true;
+	/* POLLERR alone: the listener's lock was contended while a signal of
+	 * ours was pending (a stop, a freeze); the next poll looks again */
 	if (p[SLOT_SYNC].revents)
 		on_sync(s);
 	if (p[SLOT_SIG].revents)

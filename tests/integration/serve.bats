@@ -892,6 +892,7 @@ PY
 	# runner, the init, the warm interpreter) is back at the server's 0,
 	# so the dispatch sets nothing on the call's path
 	srv_start
+	srv_until pools.0.ready=2
 	n=0
 	for p in $(srv_descendants "$SERVER"); do
 		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = toolcell-spawn ] && continue

@@ -1,24 +1,24 @@
 /* Unit tests for `toolcell serve`'s priorities (serve-prio.c): when an
  * entry gets ready, its runner and the runner's children and grandchildren
- * (the init, the tool) are set back to the server's priority, and no other
- * process is touched. Needs root (CAP_SYS_NICE to set a priority back). */
+ * (the init, the tool) are set back to the server's priority, a hurried
+ * entry's too, and no other process is touched. Needs root (CAP_SYS_NICE
+ * to set a priority back). */
 #include "tc-test.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "serve-internal.h"
 
-/* A process at nice 19 that waits to be killed. */
-static pid_t sleeper(void)
+/* A process at nice 19 that waits to be killed; with a child, it first
+ * forks one more such process (the "tool") and writes its pid to report. */
+static pid_t sleeper(int report)
 {
 	pid_t pid = fork();
 
@@ -26,6 +26,11 @@ static pid_t sleeper(void)
 		/* a failed test leaves nothing behind */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		setpriority(PRIO_PROCESS, 0, TC_SERVE_WARM_NICE);
+		if (report >= 0) {
+			pid_t kid = sleeper(-1);
+
+			(void)!write(report, &kid, sizeof(kid));
+		}
 		for (;;)
 			pause();
 	}
@@ -33,8 +38,10 @@ static pid_t sleeper(void)
 }
 
 /* The "runner": our child at nice 19, with one child of its own (the
- * "init") at nice 19, whose pid it writes to report; it reaps what ends. */
-static pid_t runner(int report)
+ * "init") at nice 19, which has one (the "tool"); the runner writes the
+ * init's pid to report, the init the tool's to report_tool. The runner
+ * reaps what ends. */
+static pid_t runner(int report, int report_tool)
 {
 	pid_t pid = fork();
 
@@ -43,7 +50,7 @@ static pid_t runner(int report)
 
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		setpriority(PRIO_PROCESS, 0, TC_SERVE_WARM_NICE);
-		kid = sleeper();
+		kid = sleeper(report_tool);
 		(void)!write(report, &kid, sizeof(kid));
 		for (;;)
 			if (wait(NULL) < 0)
@@ -65,27 +72,39 @@ static int root_only(void **state)
 		return 0;
 	/* CI runs the unit tests as root: a skip there is a failure */
 	if (getenv("CI"))
-		fail_msg("needs root (CAP_SYS_NICE, clone3 set_tid)");
+		fail_msg("needs root (CAP_SYS_NICE)");
 	skip();
 	return 0;
 }
 
-/* e.pid a runner with an init, both at nice 19, as they warm up */
-static void warm_entry(struct entry *e, pid_t *ret_init)
+static pid_t read_pid(int fd)
 {
-	int p[2];
+	pid_t pid = 0;
+
+	assert_int_equal(read(fd, &pid, sizeof(pid)), sizeof(pid));
+	/* it has set its own priority once it is 19 */
+	for (int i = 0; i < 1000 && nice_of(pid) != TC_SERVE_WARM_NICE; i++)
+		usleep(1000);
+	assert_int_equal(nice_of(pid), TC_SERVE_WARM_NICE);
+	return pid;
+}
+
+/* e.pid a runner with an init and a tool, all at nice 19, as they warm up */
+static void warm_entry(struct entry *e, pid_t *ret_init, pid_t *ret_tool)
+{
+	int p[2], q[2];
 
 	memset(e, 0, sizeof(*e));
 	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	e->pid = runner(p[1]);
+	assert_int_equal(pipe2(q, O_CLOEXEC), 0);
+	e->pid = runner(p[1], q[1]);
 	assert_true(e->pid > 0);
-	assert_int_equal(read(p[0], ret_init, sizeof(*ret_init)), sizeof(*ret_init));
+	*ret_init = read_pid(p[0]);
+	*ret_tool = read_pid(q[0]);
 	close(p[0]);
 	close(p[1]);
-	/* the init has set its own priority once it is 19 */
-	for (int i = 0; i < 1000 && nice_of(*ret_init) != TC_SERVE_WARM_NICE; i++)
-		usleep(1000);
-	assert_int_equal(nice_of(*ret_init), TC_SERVE_WARM_NICE);
+	close(q[0]);
+	close(q[1]);
 	assert_int_equal(nice_of(e->pid), TC_SERVE_WARM_NICE);
 }
 
@@ -98,35 +117,38 @@ static void end(pid_t pid)
 static void test_ready_sets_back(void **state)
 {
 	struct entry e;
-	pid_t init, other = sleeper();
+	pid_t init, tool, other = sleeper(-1);
 
 	(void)state;
-	warm_entry(&e, &init);
+	warm_entry(&e, &init, &tool);
 	for (int i = 0; i < 1000 && nice_of(other) != TC_SERVE_WARM_NICE; i++)
 		usleep(1000);
 	tc_serve_prio_ready(&e);
 	assert_int_equal(nice_of(e.pid), 0);
 	assert_int_equal(nice_of(init), 0);
+	assert_int_equal(nice_of(tool), 0);
 	/* not the runner's: left alone */
 	assert_int_equal(nice_of(other), TC_SERVE_WARM_NICE);
 	end(other);
 	end(e.pid);
 }
 
-static void test_hurried_untouched(void **state)
+static void test_hurried_set_back(void **state)
 {
 	struct entry e;
-	pid_t init;
+	pid_t init, tool;
 
 	(void)state;
-	warm_entry(&e, &init);
-	/* hurried, it is at ours already (tc_serve_prio_hurry): nothing to do */
+	warm_entry(&e, &init, &tool);
+	/* hurried, a process still inside its clone when the hurry walked
+	 * kept the 19 it copied: ready sets it back all the same */
 	e.hurried = true;
 	tc_serve_prio_ready(&e);
-	assert_int_equal(nice_of(e.pid), TC_SERVE_WARM_NICE);
-	assert_int_equal(nice_of(init), TC_SERVE_WARM_NICE);
+	assert_int_equal(nice_of(e.pid), 0);
+	assert_int_equal(nice_of(init), 0);
+	assert_int_equal(nice_of(tool), 0);
 	end(e.pid);
 }
 
 TC_TEST_MAIN(NULL, NULL, cmocka_unit_test_setup(test_ready_sets_back, root_only),
-	     cmocka_unit_test_setup(test_hurried_untouched, root_only))
+	     cmocka_unit_test_setup(test_hurried_set_back, root_only))
