@@ -511,6 +511,21 @@ PY
 	[ "$(answer 1 data.meta_path)" = '["_Remembered", "BuiltinImporter", "FrozenImporter", "PathFinder"]' ]
 }
 
+@test "the warm-up's rehearsal of a call leaves nothing a tool can find: no object of its module, no function it made" {
+	srv_start
+	cat >"$TC_TMP/trace.py" <<'PY'
+import gc, sys
+def run(args):
+    found = [repr(o)[:80] for o in gc.get_objects()
+             if getattr(o, "__module__", None) == "toolcell_rehearsal"
+             or (type(o) is dict and o.get("__name__") == "toolcell_rehearsal")]
+    return {"found": found, "module": "toolcell_rehearsal" in sys.modules}
+PY
+	ask "$(req 1 call "$TC_TMP/trace.py")"
+	[ "$(answer 1 record.pool.warm)" = true ]
+	[ "$(answer 1 data)" = '{"found": [], "module": false}' ]
+}
+
 @test "a uid the policy does not list is refused at connect; a listed one is served" {
 	policy '"serve": {"allow_uids": [4242]}'
 	"$TOOLCELL" serve --socket "$TC_TMP/s.sock" --policy "$TC_TMP/p.json" 2>"$TC_TMP/serve.err" &
