@@ -5,6 +5,7 @@
  * waits for warms at ours. Setting a
  * priority back needs CAP_SYS_NICE (the tool's own RLIMIT_NICE is 0), so
  * without it entries warm at our priority. Runs in the server. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -101,6 +102,30 @@ static int hold(pid_t pid, pid_t parent, pid_t *ret_pid, int *ret_pidfd)
 	return 0;
 }
 
+/* pid (held: its threads' ids are its own) back to our priority, every
+ * thread of it: a nice value is a thread's, and a thread that a preimport
+ * started in the warm-up (numpy's BLAS, say) would run its call at 19.
+ * The main thread first: a thread made meanwhile by it inherits ours. */
+static void set_back(pid_t pid)
+{
+	char path[64];
+	DIR *d;
+
+	setpriority(PRIO_PROCESS, (id_t)pid, ours());
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return;
+	for (struct dirent *t; (t = readdir(d));) {
+		char *end;
+		long tid = strtol(t->d_name, &end, 10);
+
+		if (tid > 0 && !*end && tid != pid)
+			setpriority(PRIO_PROCESS, (id_t)tid, ours());
+	}
+	closedir(d);
+}
+
 /* parent's children (and theirs, depth levels down) back to our priority,
  * each right after its parent: a child forked before its parent was set
  * back is listed by then, one forked after inherits ours */
@@ -113,7 +138,7 @@ static void restore_below(pid_t parent, int depth)
 	for (size_t i = 0; i < TC_ARRAY_SIZE(kids) && kids[i]; i++) {
 		if (hold(kids[i], parent, &pid, &fd) < 0)
 			continue;
-		setpriority(PRIO_PROCESS, (id_t)pid, ours());
+		set_back(pid);
 		close(fd);
 		if (depth > 1)
 			restore_below(pid, depth - 1);
