@@ -198,15 +198,16 @@ def _rehearse(h, codec):
     first touches of such pages). Nothing of it stays where a tool looks:
     no module, no linecache entry, no warnings registry."""
     loads, dumps = codec
+    namespace = {"__name__": "toolcell_rehearsal"}
     try:
         int(b"0000000125")  # a frame's lengths: int of bytes runs libm's log (PyLong_FromString)
         entry, code = h._entry_and_code(_REHEARSAL, "/tool/warm.py")
-        namespace = {"__name__": "toolcell_rehearsal"}
         exec(code, namespace)
         dumps({"ok": True, "data": namespace[entry](loads(b'{"text": "a b c"}'))})
-        namespace.clear()  # run() and its globals hold each other: freed now, not by a collection
     except Exception:  # a rootfs without what it needs: the call finds out
         pass
+    finally:  # run() and its globals hold each other: freed now, even after a failure
+        namespace.clear()
 
 
 def _call(h, path, source):

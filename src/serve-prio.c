@@ -102,10 +102,13 @@ static int hold(pid_t pid, pid_t parent, pid_t *ret_pid, int *ret_pidfd)
 	return 0;
 }
 
-/* pid (held: its threads' ids are its own) back to our priority, every
- * thread of it: a nice value is a thread's, and a thread that a preimport
- * started in the warm-up (numpy's BLAS, say) would run its call at 19.
- * The main thread first: a thread made meanwhile by it inherits ours. */
+/* pid (held) back to our priority, every thread of it: a nice value is a
+ * thread's, and a thread that a preimport started in the warm-up (numpy's
+ * BLAS, say) would run its call at 19. The main thread first: a thread
+ * made meanwhile by it inherits ours. The pidfd holds the leader only: a
+ * thread's id is checked to be pid's (its /proc/PID/task entry) right
+ * before it is set, as hold() checks a child; only a thread that ended
+ * and a pid counter that went round in between could make it another's. */
 static void set_back(pid_t pid)
 {
 	char path[64];
@@ -120,7 +123,8 @@ static void set_back(pid_t pid)
 		char *end;
 		long tid = strtol(t->d_name, &end, 10);
 
-		if (tid > 0 && !*end && tid != pid)
+		if (tid > 0 && !*end && tid != pid &&
+		    faccessat(dirfd(d), t->d_name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 			setpriority(PRIO_PROCESS, (id_t)tid, ours());
 	}
 	closedir(d);
