@@ -6,7 +6,9 @@ Invoked inside a fresh sandbox as
 
 It loads the `call` harness (harness.pyc, beside it) as a module, imports
 the listed modules (the policy's serve.preimport; one that cannot be
-imported is skipped), writes one line on stdout,
+imported is skipped), rehearses a call once on toolcell's own small tool
+(_rehearse: the pages every call touches, faulted in now), writes one
+line on stdout,
 
     TOOLCELL-READY <CPU ms the warm-up used, 10 digits>\\n   (26 bytes)
 

@@ -2,9 +2,9 @@
  * (its sandbox built, its interpreter started) at nice TC_SERVE_WARM_NICE
  * and is set back to ours once ready (idle until its call), so that
  * refills never take CPU from the calls that run; one a call already
- * waits for warms at ours. Setting a
- * priority back needs CAP_SYS_NICE (the tool's own RLIMIT_NICE is 0), so
- * without it entries warm at our priority. Runs in the server. */
+ * waits for warms at ours. Setting a priority back needs CAP_SYS_NICE
+ * (the tool's own RLIMIT_NICE is 0), so without it entries warm at our
+ * priority. Runs in the server. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
