@@ -1,0 +1,84 @@
+#!/usr/bin/env bats
+# tools/nsfloor.c, tools/bench's `floor` row: the yardstick must do the
+# kernel work it stands for (else the floor it shows is too low), and pass
+# the program's end on as the bench expects.
+
+load helpers
+
+setup() {
+	tc_setup
+	NSFLOOR="$(dirname "$TOOLCELL")/toolcell-nsfloor"
+	[ -x "$NSFLOOR" ] || {
+		echo "toolcell-nsfloor not found beside $TOOLCELL" >&2
+		return 1
+	}
+	printf 'print("from the bound file")\n' >"$TC_TMP/tool.py"
+	chmod 644 "$TC_TMP/tool.py"
+}
+
+teardown() {
+	tc_teardown
+}
+
+@test "nsfloor: a fresh root, PID, user and network namespace around the program" {
+	cat >"$TC_TMP/probe.py" <<'EOF'
+import os, socket
+print(sorted(os.listdir("/")))
+print(os.getpid(), os.getuid(), os.getgid())
+print(socket.if_nameindex())
+import fcntl, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+SIOCGIFFLAGS = 0x8913
+flags = struct.unpack("16sH", fcntl.ioctl(s, SIOCGIFFLAGS, struct.pack("16sH", b"lo", 0)))[1]
+print("lo up" if flags & 1 else "lo down")
+try:
+    open("/usr/toolcell-nsfloor-probe", "w")
+except OSError as e:
+    print("usr:", e.errno == 30)
+print(sorted(os.listdir("/dev")), sorted(os.listdir("/tmp")))
+# the host's root is gone, not merely hidden under the new one
+with open("/proc/self/mountinfo") as f:
+    print([l.split(" - ")[1].split()[0] for l in f if l.split()[4] == "/"])
+EOF
+	chmod 644 "$TC_TMP/probe.py"
+	run "$NSFLOOR" --ro "$TC_TMP/probe.py" "$PY" -I -S "$TC_TMP/probe.py"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "['bin', 'dev', 'lib', 'lib64', 'proc', 'tmp', 'usr']" ]
+	[ "${lines[1]}" = "2 0 0" ]
+	[ "${lines[2]}" = "[(1, 'lo')]" ]
+	[ "${lines[3]}" = "lo up" ]
+	[ "${lines[4]}" = "usr: True" ]
+	# /tmp is a fresh tmpfs holding only the bound file's folders
+	[ "${lines[5]}" = "['null'] ['$(basename "$TC_TMP")']" ]
+	[ "${lines[6]}" = "['tmpfs']" ]
+}
+
+@test "nsfloor: --ro FILE is readable at its own path, and read-only" {
+	run "$NSFLOOR" --ro "$TC_TMP/tool.py" "$PY" -I -S -c "
+import sys
+exec(open(sys.argv[1]).read())
+try:
+    open(sys.argv[1], 'a')
+except OSError as e:
+    print(e.errno)
+" "$TC_TMP/tool.py"
+	[ "$status" -eq 0 ]
+	[ "$output" = "from the bound file
+30" ]
+}
+
+@test "nsfloor: the program's exit status and its death by a signal are passed on" {
+	run "$NSFLOOR" "$PY" -I -S -c 'raise SystemExit(7)'
+	[ "$status" -eq 7 ]
+	run "$NSFLOOR" "$PY" -I -S -c 'import os, signal; os.kill(os.getpid(), signal.SIGKILL)'
+	[ "$status" -eq 137 ]
+}
+
+@test "nsfloor: a relative program, or none, is refused with its usage" {
+	run "$NSFLOOR" python3 -c pass
+	[ "$status" -eq 125 ]
+	[ "$output" = "usage: toolcell-nsfloor [--ro FILE]... (at most 64) /PROGRAM [ARGS...]" ]
+	run "$NSFLOOR" --ro "$TC_TMP/tool.py"
+	[ "$status" -eq 125 ]
+	[ "$output" = "usage: toolcell-nsfloor [--ro FILE]... (at most 64) /PROGRAM [ARGS...]" ]
+}
