@@ -2,21 +2,24 @@
  * toolcell's shape asks of the kernel, and nothing else, so that the bench
  * shows how much of a one-shot run's added time is the kernel's.
  *
- *   toolcell-nsfloor [--ro FILE]... /PROGRAM [ARGS...]
+ *   toolcell-nsfloor [--ro /FILE]... /PROGRAM [ARGS...]
  *
  * One clone3 with a user, mount, PID, network, IPC, UTS and cgroup
  * namespace; the parent writes the id maps (the caller's uid and gid as 0,
  * so it runs unprivileged too); the child makes its mounts private, builds
  * a root on a tmpfs (/usr bound read-only, the usual links, /proc, a /tmp
- * tmpfs, /dev/null, each --ro FILE read-only at its own absolute path),
- * pivots into it and detaches the old root, brings lo
- * up, forks PROGRAM (it stays as the namespace's init, as toolcell's and
- * bubblewrap's do) and passes its exit status on. No seccomp, Landlock,
- * rlimits, cgroup, capability drop, masking of /proc or record: it is a
- * yardstick, not a sandbox. Not installed. */
+ * tmpfs, /dev/null, each --ro FILE read-only at its own absolute path: a
+ * regular file outside /usr, /proc and /dev, named without "." or ".."),
+ * pivots into it and detaches the old root, brings lo up, forks PROGRAM
+ * (it stays as the namespace's init, as toolcell's and bubblewrap's do,
+ * and dies with its parent) and passes its exit status on (127: PROGRAM
+ * could not be run; 125: a set-up step failed, named on stderr). No
+ * seccomp, Landlock, rlimits, cgroup, capability drop, masking of /proc
+ * or record: a yardstick, not a sandbox. Not installed. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/mount.h>
 #include <linux/sched.h>
 #include <net/if.h>
 #include <sched.h>
@@ -26,6 +29,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -69,6 +73,32 @@ static void must(int r, const char *what)
 		die(what);
 }
 
+/* Read-only, submounts too; set as toolcell sets it (a remount would be
+ * refused where the source's nosuid, nodev or noexec are locked) */
+static void read_only(const char *path)
+{
+	struct mount_attr a = { .attr_set = MOUNT_ATTR_RDONLY };
+
+	must((int)syscall(SYS_mount_setattr, AT_FDCWD, path, AT_RECURSIVE | AT_SYMLINK_NOFOLLOW, &a,
+			  sizeof(a)),
+	     path);
+}
+
+/* An absolute path with no empty, "." or ".." part: staged under STAGE,
+ * it cannot lead out of it */
+static int plain_path(const char *p)
+{
+	if (p[0] != '/')
+		return 0;
+	for (const char *c = p; *c; c++)
+		if (c[0] == '/' &&
+		    (c[1] == '/' || c[1] == '\0' ||
+		     (c[1] == '.' && (c[2] == '/' || c[2] == '\0' ||
+				      (c[2] == '.' && (c[3] == '/' || c[3] == '\0'))))))
+			return 0;
+	return 1;
+}
+
 /* FILE read-only at its own path inside the new root (its folders made) */
 static void bind_file(const char *file, int fd)
 {
@@ -85,7 +115,7 @@ static void bind_file(const char *file, int fd)
 	snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
 	must(mount(src, path, NULL, MS_BIND, NULL), file);
 	close(fd);
-	must(mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL), file);
+	read_only(path);
 }
 
 static void build_root(char **ro, int n_ro)
@@ -112,7 +142,7 @@ static void build_root(char **ro, int n_ro)
 		must(mkdir(dirs[i], 0755), "mkdir");
 	must(mknod(STAGE "/dev/null", S_IFREG | 0444, 0), "mknod");
 	must(mount("/usr", STAGE "/usr", NULL, MS_BIND | MS_REC, NULL), "bind /usr");
-	must(mount(NULL, STAGE "/usr", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL), "ro /usr");
+	read_only(STAGE "/usr");
 	must(mount("/dev/null", STAGE "/dev/null", NULL, MS_BIND, NULL), "bind /dev/null");
 	must(mount("proc", STAGE "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL), "proc");
 	must(mount("tmpfs", STAGE "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777,size=64m"),
@@ -144,7 +174,7 @@ static _Noreturn void child(int go, char **ro, int n_ro, char **argv)
 	pid_t pid;
 	int status;
 
-	if (read(go, &c, 1) != 1)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || read(go, &c, 1) != 1)
 		_exit(125);
 	build_root(ro, n_ro);
 	lo_up();
@@ -153,7 +183,8 @@ static _Noreturn void child(int go, char **ro, int n_ro, char **argv)
 		die("fork");
 	if (pid == 0) {
 		execv(argv[0], argv);
-		die(argv[0]);
+		fprintf(stderr, "toolcell-nsfloor: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0)
 		die("waitpid");
@@ -170,14 +201,15 @@ int main(int argc, char **argv)
 	int go[2], status, first = 1;
 	pid_t pid;
 
-	while (first + 1 < argc && !strcmp(argv[first], "--ro"))
+	while (first + 1 < argc && !strcmp(argv[first], "--ro") && plain_path(argv[first + 1]))
 		first += 2;
 	if (first >= argc || argv[first][0] != '/' || first / 2 > 64) {
 		fprintf(stderr,
-			"usage: toolcell-nsfloor [--ro FILE]... (at most 64) /PROGRAM [ARGS...]\n");
+			"usage: toolcell-nsfloor [--ro /FILE]... /PROGRAM [ARGS...] (at most 64 files, "
+			"each named without \".\" or \"..\")\n");
 		return 125;
 	}
-	/* the --ro values, packed: argv[1], argv[3], ... to argv[1..] */
+	/* the --ro values, argv[2], argv[4], ..., packed to argv[1..] */
 	for (int i = 1; i < first / 2 + 1; i++)
 		argv[i] = argv[2 * i];
 	if (pipe2(go, O_CLOEXEC) < 0)

@@ -4,6 +4,7 @@
 # the program's end on as the bench expects.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 setup() {
 	tc_setup
@@ -38,10 +39,21 @@ except OSError as e:
 print(sorted(os.listdir("/dev")), sorted(os.listdir("/tmp")))
 # the host's root is gone, not merely hidden under the new one
 with open("/proc/self/mountinfo") as f:
-    print([l.split(" - ")[1].split()[0] for l in f if l.split()[4] == "/"])
+    mounts = [(l.split()[4], l.split(" - ")[1].split()[0]) for l in f]
+print([t for m, t in mounts if m == "/"])
+print(sorted(t for m, t in mounts if m in ("/tmp", "/proc")))
+import stat, sys
+print(stat.S_ISCHR(os.stat("/dev/null").st_mode))
+# every namespace a new one: none is the host's (given as arguments)
+print([n for n, host in zip(sys.argv[1::2], sys.argv[2::2])
+       if os.readlink("/proc/self/ns/" + n) == host])
 EOF
 	chmod 644 "$TC_TMP/probe.py"
-	run "$NSFLOOR" --ro "$TC_TMP/probe.py" "$PY" -I -S "$TC_TMP/probe.py"
+	local ns hosts=()
+	for ns in user mnt pid net ipc uts cgroup; do
+		hosts+=("$ns" "$(readlink "/proc/self/ns/$ns")")
+	done
+	run "$NSFLOOR" --ro "$TC_TMP/probe.py" "$PY" -I -S "$TC_TMP/probe.py" "${hosts[@]}"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "['bin', 'dev', 'lib', 'lib64', 'proc', 'tmp', 'usr']" ]
 	[ "${lines[1]}" = "2 0 0" ]
@@ -51,6 +63,10 @@ EOF
 	# /tmp is a fresh tmpfs holding only the bound file's folders
 	[ "${lines[5]}" = "['null'] ['$(basename "$TC_TMP")']" ]
 	[ "${lines[6]}" = "['tmpfs']" ]
+	[ "${lines[7]}" = "['proc', 'tmpfs']" ]
+	[ "${lines[8]}" = "True" ]
+	[ "${lines[9]}" = "[]" ]
+	[ "${#lines[@]}" -eq 10 ]
 }
 
 @test "nsfloor: --ro FILE is readable at its own path, and read-only" {
@@ -74,11 +90,27 @@ except OSError as e:
 	[ "$status" -eq 137 ]
 }
 
-@test "nsfloor: a relative program, or none, is refused with its usage" {
+@test "nsfloor: a relative program or file, a path with . or .., or no program is refused" {
+	local usage='usage: toolcell-nsfloor [--ro /FILE]... /PROGRAM [ARGS...] (at most 64 files, each named without "." or "..")'
 	run "$NSFLOOR" python3 -c pass
 	[ "$status" -eq 125 ]
-	[ "$output" = "usage: toolcell-nsfloor [--ro FILE]... (at most 64) /PROGRAM [ARGS...]" ]
+	[ "$output" = "$usage" ]
 	run "$NSFLOOR" --ro "$TC_TMP/tool.py"
 	[ "$status" -eq 125 ]
-	[ "$output" = "usage: toolcell-nsfloor [--ro FILE]... (at most 64) /PROGRAM [ARGS...]" ]
+	[ "$output" = "$usage" ]
+	run "$NSFLOOR" --ro tool.py "$PY" -c pass
+	[ "$status" -eq 125 ]
+	[ "$output" = "$usage" ]
+	run "$NSFLOOR" --ro "/../$TC_TMP/tool.py" "$PY" -c pass
+	[ "$status" -eq 125 ]
+	[ "$output" = "$usage" ]
+	run "$NSFLOOR" --ro "$TC_TMP/./tool.py" "$PY" -c pass
+	[ "$status" -eq 125 ]
+	[ "$output" = "$usage" ]
+}
+
+@test "nsfloor: a program that cannot be run is 127, named" {
+	run -127 "$NSFLOOR" "$TC_TMP/none"
+	[ "$status" -eq 127 ]
+	[ "$output" = "toolcell-nsfloor: $TC_TMP/none: No such file or directory" ]
 }
