@@ -36,7 +36,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define STAGE "/tmp"
+#define STAGE  "/tmp"
+#define MAX_RO 64 /* --ro files */
 
 static void die(const char *what)
 {
@@ -104,7 +105,7 @@ static void bind_file(const char *file, int fd)
 {
 	char path[4096], src[64];
 
-	if (file[0] != '/' || snprintf(path, sizeof(path), STAGE "%s", file) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), STAGE "%s", file) >= (int)sizeof(path))
 		die(file);
 	for (char *p = path + strlen(STAGE) + 1; (p = strchr(p, '/')); *p++ = '/') {
 		*p = '\0';
@@ -128,7 +129,7 @@ static void build_root(char **ro, int n_ro)
 	static const char *const dirs[] = { STAGE "/usr", STAGE "/proc", STAGE "/tmp",
 					    STAGE "/dev" };
 
-	int fd[64];
+	int fd[MAX_RO];
 
 	/* opened before the staging tmpfs can hide them */
 	for (int i = 0; i < n_ro; i++)
@@ -203,7 +204,7 @@ int main(int argc, char **argv)
 
 	while (first + 1 < argc && !strcmp(argv[first], "--ro") && plain_path(argv[first + 1]))
 		first += 2;
-	if (first >= argc || argv[first][0] != '/' || first / 2 > 64) {
+	if (first >= argc || argv[first][0] != '/' || first / 2 > MAX_RO) {
 		fprintf(stderr,
 			"usage: toolcell-nsfloor [--ro /FILE]... /PROGRAM [ARGS...] (at most 64 files, "
 			"each named without \".\" or \"..\")\n");

@@ -107,6 +107,16 @@ except OSError as e:
 	run "$NSFLOOR" --ro "$TC_TMP/./tool.py" "$PY" -c pass
 	[ "$status" -eq 125 ]
 	[ "$output" = "$usage" ]
+	# 64 files are taken, a 65th is not
+	local i many=()
+	for i in $(seq 64); do many+=(--ro "$TC_TMP/f$i"); done
+	run "$NSFLOOR" "${many[@]}" --ro "$TC_TMP/f65" "$PY" -c pass
+	[ "$status" -eq 125 ]
+	[ "$output" = "$usage" ]
+	for i in $(seq 64); do : >"$TC_TMP/f$i"; done
+	run "$NSFLOOR" "${many[@]}" "$PY" -I -S -c 'print("64 bound")'
+	[ "$status" -eq 0 ]
+	[ "$output" = "64 bound" ]
 }
 
 @test "nsfloor: a program that cannot be run is 127, named" {
