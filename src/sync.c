@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "sync.h"
+#include "util.h"
 
 int tc_msg_send(int sock, const struct tc_msg *m, int fd)
 {
@@ -67,17 +68,30 @@ static int msg_recv(int sock, int flags, struct tc_msg *m, int *ret_fd)
 		return -errno;
 	if (n == 0)
 		return -EPIPE; /* the other side is gone */
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+	/* every descriptor that came is handed on (the first, when asked
+	 * for and the message is whole) or closed; the control buffer is
+	 * rounded up to room for two on 64-bit, and a message with more than
+	 * it holds is cut (MSG_CTRUNC) */
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		size_t k = c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS
+				   ? (c->cmsg_len - CMSG_LEN(0)) / sizeof(int)
+				   : 0;
+
+		for (size_t i = 0; i < k; i++) {
 			int fd;
-			memcpy(&fd, CMSG_DATA(c), sizeof(int));
+
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
 			if (ret_fd && *ret_fd < 0)
 				*ret_fd = fd;
 			else
 				close(fd);
 		}
-	if (n != (ssize_t)sizeof(*m) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))
+	}
+	if (n != (ssize_t)sizeof(*m) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+		if (ret_fd)
+			tc_closep(ret_fd);
 		return -EBADMSG;
+	}
 	return 0;
 }
 

@@ -12,9 +12,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 /* The program's main: the tests given, with the group's setup and
  * teardown (NULL for none). */
@@ -58,6 +63,55 @@ static inline int tc_test_write(const char *path, const char *text)
 	if (!f)
 		return -1;
 	return (fputs(text, f) >= 0) + (fclose(f) == 0) == 2 ? 0 : -1;
+}
+
+/* How many descriptors this process has open, or -1: a test compares
+ * the count before and after to show nothing leaked. */
+static inline int tc_test_open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n - 3; /* ., .. and the directory's own */
+}
+
+/* One message of len bytes on sock with n (1 to 8) new descriptors of
+ * /dev/null in one SCM_RIGHTS, ours closed after: what sendmsg returned,
+ * or -1. */
+static inline ssize_t tc_test_send_fds(int sock, size_t n, const void *bytes, size_t len)
+{
+	union {
+		char buf[CMSG_SPACE(8 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = { (void *)bytes, len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+	int fds[8];
+	size_t k = 0;
+	ssize_t r = -1;
+
+	memset(&u, 0, sizeof(u));
+	mh.msg_control = u.buf;
+	mh.msg_controllen = CMSG_SPACE(n * sizeof(int));
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(n * sizeof(int));
+	while (k < n && n <= 8 && (fds[k] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		k++;
+	if (k == n && n >= 1) {
+		memcpy(CMSG_DATA(c), fds, n * sizeof(int));
+		r = sendmsg(sock, &mh, 0);
+	}
+	while (k > 0)
+		close(fds[--k]);
+	return r;
 }
 
 #endif

@@ -1,12 +1,18 @@
 /* Unit tests for a `toolcell serve` runner's report (serve-wire.c): an
  * outcome goes through the wire whole (its figures, its strings, the
  * denied calls in use) in a few KB, a partial report waits for the rest,
- * and bytes that cannot be a report are refused. */
+ * and bytes that cannot be a report are refused; a note's descriptors
+ * arrive, and a message that does not fit, in bytes or descriptors, is
+ * refused with every descriptor it brought closed. */
 #include "tc-test.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "serve-internal.h"
 
@@ -151,6 +157,87 @@ static void test_strings(void **state)
 	assert_null(back.o.landlock);
 }
 
+/* A runner's note: its descriptors that are not -1 arrive, in order,
+ * close-on-exec, and the runner's copies are closed; then EOF is 0 and
+ * an empty socket -EAGAIN. */
+static void test_note_carries_fds(void **state)
+{
+	int sv[2], sent[5], fds[SERVE_NOTE_FDS], before;
+	struct stat want[4], got;
+	struct serve_note m;
+	size_t nfds = 99;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+	before = tc_test_open_fds();
+	assert_int_equal(tc_serve_wire_recv(sv[0], buf, sizeof(buf), fds, &nfds), -EAGAIN);
+	assert_int_equal(nfds, 0);
+	assert_int_equal(pipe2(sent, O_CLOEXEC), 0);
+	assert_true((sent[3] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0);
+	assert_true((sent[4] = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0);
+	sent[2] = -1; /* skipped */
+	for (size_t i = 0, k = 0; i < 5; i++)
+		if (sent[i] >= 0)
+			assert_int_equal(fstat(sent[i], &want[k++]), 0);
+	tc_serve_wire_note(sv[1], SERVE_NOTE_READY, sent, 5);
+	assert_int_equal(tc_test_open_fds(), before); /* the runner's copies closed */
+	assert_int_equal(tc_serve_wire_recv(sv[0], buf, sizeof(buf), fds, &nfds),
+			 (ssize_t)sizeof(struct serve_note));
+	memcpy(&m, buf, sizeof(m));
+	assert_int_equal(m.magic, SERVE_NOTE_MAGIC);
+	assert_int_equal(m.kind, SERVE_NOTE_READY);
+	assert_int_equal(nfds, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(fstat(fds[i], &got), 0);
+		assert_int_equal(got.st_ino, want[i].st_ino);
+		assert_int_equal(got.st_dev, want[i].st_dev);
+		assert_int_equal(fcntl(fds[i], F_GETFD), FD_CLOEXEC);
+		close(fds[i]);
+	}
+	close(sv[1]);
+	assert_int_equal(tc_serve_wire_recv(sv[0], buf, sizeof(buf), fds, &nfds), 0);
+	assert_int_equal(nfds, 0);
+	close(sv[0]);
+	assert_int_equal(tc_test_open_fds(), before - 2);
+}
+
+/* More descriptors than a note carries (MSG_CTRUNC), or more bytes than
+ * the buffer holds (MSG_TRUNC): -EMSGSIZE, no descriptor handed on and
+ * none left open; the next message is read as usual. */
+static void test_too_much_is_refused(void **state)
+{
+	struct serve_note m = { SERVE_NOTE_MAGIC, SERVE_NOTE_READY };
+	char small[sizeof(m)];
+	int sv[2], fds[SERVE_NOTE_FDS], before;
+	size_t nfds = 99;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+	before = tc_test_open_fds();
+	assert_int_equal(tc_test_send_fds(sv[1], SERVE_NOTE_FDS + 1, &m, sizeof(m)),
+			 (ssize_t)sizeof(m));
+	assert_int_equal(tc_serve_wire_recv(sv[0], buf, sizeof(buf), fds, &nfds), -EMSGSIZE);
+	assert_int_equal(nfds, 0);
+	assert_int_equal(tc_test_open_fds(), before);
+	assert_int_equal(tc_test_send_fds(sv[1], 2, buf, sizeof(small) + 1),
+			 (ssize_t)sizeof(small) + 1);
+	assert_int_equal(tc_serve_wire_recv(sv[0], small, sizeof(small), fds, &nfds), -EMSGSIZE);
+	assert_int_equal(nfds, 0);
+	assert_int_equal(tc_test_open_fds(), before);
+	/* exactly as many as a note carries still pass */
+	assert_int_equal(tc_test_send_fds(sv[1], SERVE_NOTE_FDS, &m, sizeof(m)),
+			 (ssize_t)sizeof(m));
+	assert_int_equal(tc_serve_wire_recv(sv[0], small, sizeof(small), fds, &nfds),
+			 (ssize_t)sizeof(m));
+	assert_int_equal(nfds, SERVE_NOTE_FDS);
+	assert_int_equal(tc_test_open_fds(), before + SERVE_NOTE_FDS);
+	for (size_t i = 0; i < nfds; i++)
+		close(fds[i]);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_round_trip), cmocka_unit_test(test_every_slot),
 	     cmocka_unit_test(test_partial_then_whole), cmocka_unit_test(test_not_a_report),
-	     cmocka_unit_test(test_strings))
+	     cmocka_unit_test(test_strings), cmocka_unit_test(test_note_carries_fds),
+	     cmocka_unit_test(test_too_much_is_refused))

@@ -1,5 +1,6 @@
 /* Unit tests for the sync socket's framing (sync.c): one message and one
- * fd cross intact, a message of the wrong size is refused, EOF is -EPIPE,
+ * fd cross intact, a message of the wrong size or with more fds than fit
+ * is refused with none of its fds left open, EOF is -EPIPE,
  * and a failed send of the parent's reports the child's queued error
  * rather than EPIPE. */
 #include <errno.h>
@@ -63,6 +64,37 @@ static void test_wrong_size(void **state)
 	assert_int_equal(tc_msg_recv(sv[1], &got, NULL), -EBADMSG);
 	assert_int_equal(send(sv[0], big, sizeof(big), 0), (ssize_t)sizeof(big));
 	assert_int_equal(tc_msg_recv(sv[1], &got, NULL), -EBADMSG);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/* Every fd a message brings is handed on or closed: the first is the
+ * caller's, others close; a message refused keeps none, whether it is of
+ * the wrong size or has more fds than its control buffer holds. */
+static void test_extra_fds(void **state)
+{
+	struct tc_msg m = { .type = TC_MSG_EXITED };
+	char big[sizeof(struct tc_msg) + 8] = { 0 };
+	int sv[2], fd = 7, before;
+
+	(void)state;
+	pair(sv);
+	before = tc_test_open_fds();
+	assert_int_equal(tc_test_send_fds(sv[0], 2, &m, sizeof(m)), (ssize_t)sizeof(m));
+	assert_int_equal(tc_msg_recv(sv[1], &m, &fd), 0);
+	assert_true(fd > STDERR_FILENO);
+	assert_int_equal(tc_test_open_fds(), before + 1);
+	close(fd);
+	/* more than the control buffer holds: cut, refused */
+	assert_int_equal(tc_test_send_fds(sv[0], 8, &m, sizeof(m)), (ssize_t)sizeof(m));
+	assert_int_equal(tc_msg_recv(sv[1], &m, &fd), -EBADMSG);
+	assert_int_equal(fd, -1);
+	assert_int_equal(tc_test_open_fds(), before);
+	/* the wrong size, with an fd */
+	assert_int_equal(tc_test_send_fds(sv[0], 1, big, sizeof(big)), (ssize_t)sizeof(big));
+	assert_int_equal(tc_msg_recv(sv[1], &m, &fd), -EBADMSG);
+	assert_int_equal(fd, -1);
+	assert_int_equal(tc_test_open_fds(), before);
 	close(sv[0]);
 	close(sv[1]);
 }
@@ -154,4 +186,4 @@ static void test_send_ok(void **state)
 TC_TEST_MAIN(NULL, NULL, cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_wrong_size),
 	     cmocka_unit_test(test_send_reads_the_childs_error),
 	     cmocka_unit_test(test_error_behind_a_reset), cmocka_unit_test(test_send_without_error),
-	     cmocka_unit_test(test_send_ok))
+	     cmocka_unit_test(test_send_ok), cmocka_unit_test(test_extra_fds))
