@@ -243,19 +243,32 @@ static bool take_reply(struct server *s)
 	int fds[SPAWN_FDS] = { -1, -1, -1, -1, -1 };
 	struct cmsghdr *c;
 	struct entry *e;
+	bool extra = false;
 	ssize_t n = recvmsg(s->spawner.sock, &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
 
 	if (n <= 0)
 		return n < 0 && errno == EINTR;
 	c = CMSG_FIRSTHDR(&m);
 	/* as many as came: out of descriptors (EMFILE), the kernel passes
-	 * fewer (MSG_CTRUNC), and those are ours to close */
+	 * fewer (MSG_CTRUNC), and those are ours to close; more than
+	 * SPAWN_FDS (the buffer's rounding may leave room) is no reply */
 	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-	    c->cmsg_len >= CMSG_LEN(0) && c->cmsg_len <= CMSG_LEN(sizeof(fds)))
-		memcpy(fds, CMSG_DATA(c), c->cmsg_len - CMSG_LEN(0));
+	    c->cmsg_len >= CMSG_LEN(0)) {
+		for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
+			int d;
+
+			memcpy(&d, CMSG_DATA(c) + i * sizeof(int), sizeof(d));
+			if (i < SPAWN_FDS) {
+				fds[i] = d;
+			} else {
+				close(d);
+				extra = true;
+			}
+		}
+	}
 	s->spawner.pending--;
 	e = asked(s, r.seq);
-	if (n == (ssize_t)sizeof(r) && r.pid > 0 && e && fds[4] >= 0 &&
+	if (n == (ssize_t)sizeof(r) && r.pid > 0 && e && fds[4] >= 0 && !extra &&
 	    !(m.msg_flags & MSG_CTRUNC)) {
 		got_runner(e, &r, fds);
 		return true;
