@@ -274,8 +274,8 @@ int tc_serve_wire_decode(const char *buf, size_t len, struct wire_outcome *w);
 void tc_serve_wire_note(int fd, enum serve_note_kind kind, int *fds, size_t n);
 /* One message from fd (the server's end, non-blocking) into buf, and the
  * descriptors it carried (O_CLOEXEC, the caller's) into fds: its length,
- * 0 at EOF, -EAGAIN when none waits, -EMSGSIZE when it did not fit (its
- * descriptors closed), or -errno. */
+ * 0 at EOF (or an empty message), -EAGAIN when none waits, -EMSGSIZE when
+ * it did not fit, or -errno; descriptors are kept only with a length. */
 ssize_t tc_serve_wire_recv(int fd, char *buf, size_t size, int fds[SERVE_NOTE_FDS], size_t *nfds);
 
 #endif

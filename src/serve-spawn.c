@@ -246,8 +246,8 @@ static bool take_reply(struct server *s)
 	bool extra = false;
 	ssize_t n = recvmsg(s->spawner.sock, &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
 
-	if (n <= 0)
-		return n < 0 && errno == EINTR;
+	if (n < 0)
+		return errno == EINTR;
 	c = CMSG_FIRSTHDR(&m);
 	/* as many as came: out of descriptors (EMFILE), the kernel passes
 	 * fewer (MSG_CTRUNC), and those are ours to close; more than
@@ -266,10 +266,15 @@ static bool take_reply(struct server *s)
 			}
 		}
 	}
+	if (n == 0) { /* the spawner's end */
+		for (int i = 0; i < SPAWN_FDS; i++)
+			tc_closep(&fds[i]);
+		return false;
+	}
 	s->spawner.pending--;
 	e = asked(s, r.seq);
 	if (n == (ssize_t)sizeof(r) && r.pid > 0 && e && fds[4] >= 0 && !extra &&
-	    !(m.msg_flags & MSG_CTRUNC)) {
+	    !(m.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
 		got_runner(e, &r, fds);
 		return true;
 	}

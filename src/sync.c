@@ -1,6 +1,7 @@
 /* The sync socket's messages (see sync.h for the whole handshake). Both
  * sides of clone: plain sendmsg/recvmsg on caller memory, no allocation. */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -52,6 +53,7 @@ static int msg_recv(int sock, int flags, struct tc_msg *m, int *ret_fd)
 		.msg_control = ctl.buf,
 		.msg_controllen = sizeof(ctl.buf),
 	};
+	size_t fds = 0;
 	ssize_t n;
 
 	if (ret_fd)
@@ -66,18 +68,16 @@ static int msg_recv(int sock, int flags, struct tc_msg *m, int *ret_fd)
 	while (n < 0 && (errno == EINTR || errno == ECONNRESET));
 	if (n < 0)
 		return -errno;
-	if (n == 0)
-		return -EPIPE; /* the other side is gone */
 	/* every descriptor that came is handed on (the first, when asked
-	 * for and the message is whole) or closed; the control buffer is
-	 * rounded up to room for two on 64-bit, and a message with more than
-	 * it holds is cut (MSG_CTRUNC) */
+	 * for) or closed, also when the message is refused: one with more
+	 * than one (the control buffer's rounding may leave room for a
+	 * second; more are cut, MSG_CTRUNC), of the wrong size, or empty */
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		size_t k = c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS
-				   ? (c->cmsg_len - CMSG_LEN(0)) / sizeof(int)
-				   : 0;
+		bool rights = c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+			      c->cmsg_len >= CMSG_LEN(0);
+		size_t k = rights ? (c->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
 
-		for (size_t i = 0; i < k; i++) {
+		for (size_t i = 0; i < k; i++, fds++) {
 			int fd;
 
 			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
@@ -87,10 +87,10 @@ static int msg_recv(int sock, int flags, struct tc_msg *m, int *ret_fd)
 				close(fd);
 		}
 	}
-	if (n != (ssize_t)sizeof(*m) || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+	if (n != (ssize_t)sizeof(*m) || fds > 1 || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
 		if (ret_fd)
 			tc_closep(ret_fd);
-		return -EBADMSG;
+		return n == 0 ? -EPIPE : -EBADMSG; /* 0: the other side is gone */
 	}
 	return 0;
 }

@@ -97,9 +97,9 @@ struct tc_msg {
  * other side is gone). */
 int tc_msg_send(int sock, const struct tc_msg *m, int fd);
 
-/* Receive one message; *ret_fd (unless NULL) gets the fd it carried, or -1,
- * and any other fd it carried is closed. -EPIPE at EOF, -EBADMSG for a
- * message of the wrong size or with more fds than fit (none kept). */
+/* Receive one message; *ret_fd (unless NULL) gets the fd it carried, or -1.
+ * -EPIPE at EOF, -EBADMSG for a message of the wrong size or with more than
+ * one fd; an fd not handed on is closed. */
 int tc_msg_recv(int sock, struct tc_msg *m, int *ret_fd);
 
 /* The parent's send: when it fails, the reason is the child's if the child

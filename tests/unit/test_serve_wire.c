@@ -203,7 +203,8 @@ static void test_note_carries_fds(void **state)
 
 /* More descriptors than a note carries (MSG_CTRUNC), or more bytes than
  * the buffer holds (MSG_TRUNC): -EMSGSIZE, no descriptor handed on and
- * none left open; the next message is read as usual. */
+ * none left open; an empty message is 0 with none kept; the next
+ * message is read as usual. */
 static void test_too_much_is_refused(void **state)
 {
 	struct serve_note m = { SERVE_NOTE_MAGIC, SERVE_NOTE_READY };
@@ -222,6 +223,11 @@ static void test_too_much_is_refused(void **state)
 	assert_int_equal(tc_test_send_fds(sv[1], 2, buf, sizeof(small) + 1),
 			 (ssize_t)sizeof(small) + 1);
 	assert_int_equal(tc_serve_wire_recv(sv[0], small, sizeof(small), fds, &nfds), -EMSGSIZE);
+	assert_int_equal(nfds, 0);
+	assert_int_equal(tc_test_open_fds(), before);
+	/* an empty message with descriptors is the runner's EOF: none kept */
+	assert_int_equal(tc_test_send_fds(sv[1], 2, buf, 0), 0);
+	assert_int_equal(tc_serve_wire_recv(sv[0], small, sizeof(small), fds, &nfds), 0);
 	assert_int_equal(nfds, 0);
 	assert_int_equal(tc_test_open_fds(), before);
 	/* exactly as many as a note carries still pass */

@@ -1,5 +1,5 @@
 /* Unit tests for the sync socket's framing (sync.c): one message and one
- * fd cross intact, a message of the wrong size or with more fds than fit
+ * fd cross intact, a message of the wrong size or with more than one fd
  * is refused with none of its fds left open, EOF is -EPIPE,
  * and a failed send of the parent's reports the child's queued error
  * rather than EPIPE. */
@@ -68,9 +68,9 @@ static void test_wrong_size(void **state)
 	close(sv[1]);
 }
 
-/* Every fd a message brings is handed on or closed: the first is the
- * caller's, others close; a message refused keeps none, whether it is of
- * the wrong size or has more fds than its control buffer holds. */
+/* Every fd a message brings is handed on or closed: a message refused
+ * keeps none, whether it has more than one fd (two fit the control
+ * buffer on 64-bit; more are cut), is of the wrong size, or is empty. */
 static void test_extra_fds(void **state)
 {
 	struct tc_msg m = { .type = TC_MSG_EXITED };
@@ -80,21 +80,28 @@ static void test_extra_fds(void **state)
 	(void)state;
 	pair(sv);
 	before = tc_test_open_fds();
-	assert_int_equal(tc_test_send_fds(sv[0], 2, &m, sizeof(m)), (ssize_t)sizeof(m));
-	assert_int_equal(tc_msg_recv(sv[1], &m, &fd), 0);
-	assert_true(fd > STDERR_FILENO);
-	assert_int_equal(tc_test_open_fds(), before + 1);
-	close(fd);
-	/* more than the control buffer holds: cut, refused */
-	assert_int_equal(tc_test_send_fds(sv[0], 8, &m, sizeof(m)), (ssize_t)sizeof(m));
-	assert_int_equal(tc_msg_recv(sv[1], &m, &fd), -EBADMSG);
-	assert_int_equal(fd, -1);
-	assert_int_equal(tc_test_open_fds(), before);
+	for (size_t n = 2; n <= 8; n += 6) {
+		assert_int_equal(tc_test_send_fds(sv[0], n, &m, sizeof(m)), (ssize_t)sizeof(m));
+		assert_int_equal(tc_msg_recv(sv[1], &m, &fd), -EBADMSG);
+		assert_int_equal(fd, -1);
+		assert_int_equal(tc_test_open_fds(), before);
+	}
 	/* the wrong size, with an fd */
 	assert_int_equal(tc_test_send_fds(sv[0], 1, big, sizeof(big)), (ssize_t)sizeof(big));
 	assert_int_equal(tc_msg_recv(sv[1], &m, &fd), -EBADMSG);
 	assert_int_equal(fd, -1);
 	assert_int_equal(tc_test_open_fds(), before);
+	/* empty, with an fd: to a SOCK_SEQPACKET reader that is its EOF */
+	assert_int_equal(tc_test_send_fds(sv[0], 1, big, 0), 0);
+	assert_int_equal(tc_msg_recv(sv[1], &m, &fd), -EPIPE);
+	assert_int_equal(fd, -1);
+	assert_int_equal(tc_test_open_fds(), before);
+	/* one, as ever, is handed on */
+	assert_int_equal(tc_test_send_fds(sv[0], 1, &m, sizeof(m)), (ssize_t)sizeof(m));
+	assert_int_equal(tc_msg_recv(sv[1], &m, &fd), 0);
+	assert_true(fd > STDERR_FILENO);
+	assert_int_equal(tc_test_open_fds(), before + 1);
+	close(fd);
 	close(sv[0]);
 	close(sv[1]);
 }
