@@ -241,31 +241,16 @@ static bool take_reply(struct server *s)
 			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf) };
 	int fds[SPAWN_FDS] = { -1, -1, -1, -1, -1 };
-	struct cmsghdr *c;
 	struct entry *e;
-	bool extra = false;
+	bool extra;
 	ssize_t n = recvmsg(s->spawner.sock, &m, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
 
 	if (n < 0)
 		return errno == EINTR;
-	c = CMSG_FIRSTHDR(&m);
 	/* as many as came: out of descriptors (EMFILE), the kernel passes
 	 * fewer (MSG_CTRUNC), and those are ours to close; more than
 	 * SPAWN_FDS (the buffer's rounding may leave room) is no reply */
-	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-	    c->cmsg_len >= CMSG_LEN(0)) {
-		for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++) {
-			int d;
-
-			memcpy(&d, CMSG_DATA(c) + i * sizeof(int), sizeof(d));
-			if (i < SPAWN_FDS) {
-				fds[i] = d;
-			} else {
-				close(d);
-				extra = true;
-			}
-		}
-	}
+	extra = tc_take_fds(&m, fds, SPAWN_FDS) > SPAWN_FDS;
 	if (n == 0) { /* the spawner's end */
 		for (int i = 0; i < SPAWN_FDS; i++)
 			tc_closep(&fds[i]);

@@ -8,7 +8,6 @@
  * the runner encodes (our child, after its sandbox's end), the server
  * decodes. */
 #include <errno.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -192,21 +191,10 @@ ssize_t tc_serve_wire_recv(int fd, char *buf, size_t size, int fds[SERVE_NOTE_FD
 	do
 		n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	while (n < 0 && errno == EINTR);
-	for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c)) {
-		bool rights = c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-			      c->cmsg_len >= CMSG_LEN(0);
-		size_t k = rights ? (c->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
-
-		for (size_t i = 0; i < k; i++) {
-			int d;
-
-			memcpy(&d, CMSG_DATA(c) + i * sizeof(int), sizeof(d));
-			if (*nfds < SERVE_NOTE_FDS)
-				fds[(*nfds)++] = d;
-			else
-				close(d);
-		}
-	}
+	if (n >= 0)
+		*nfds = tc_take_fds(&mh, fds, SERVE_NOTE_FDS);
+	if (*nfds > SERVE_NOTE_FDS)
+		*nfds = SERVE_NOTE_FDS; /* the rest closed */
 	/* an empty message is EOF to a SOCK_SEQPACKET reader: its
 	 * descriptors go with it */
 	if (n == 0 || (n > 0 && (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)))) {

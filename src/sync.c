@@ -1,7 +1,6 @@
 /* The sync socket's messages (see sync.h for the whole handshake). Both
  * sides of clone: plain sendmsg/recvmsg on caller memory, no allocation. */
 #include <errno.h>
-#include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -53,8 +52,9 @@ static int msg_recv(int sock, int flags, struct tc_msg *m, int *ret_fd)
 		.msg_control = ctl.buf,
 		.msg_controllen = sizeof(ctl.buf),
 	};
-	size_t fds = 0;
+	size_t fds;
 	ssize_t n;
+	int fd;
 
 	if (ret_fd)
 		*ret_fd = -1;
@@ -68,25 +68,12 @@ static int msg_recv(int sock, int flags, struct tc_msg *m, int *ret_fd)
 	while (n < 0 && (errno == EINTR || errno == ECONNRESET));
 	if (n < 0)
 		return -errno;
-	/* every descriptor that came is handed on (the first, when asked
-	 * for) or closed, also when the message is refused: one with more
+	/* a message refused keeps none of its descriptors: one with more
 	 * than one (the control buffer's rounding may leave room for a
 	 * second; more are cut, MSG_CTRUNC), of the wrong size, or empty */
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		bool rights = c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-			      c->cmsg_len >= CMSG_LEN(0);
-		size_t k = rights ? (c->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
-
-		for (size_t i = 0; i < k; i++, fds++) {
-			int fd;
-
-			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-			if (ret_fd && *ret_fd < 0)
-				*ret_fd = fd;
-			else
-				close(fd);
-		}
-	}
+	fds = tc_take_fds(&mh, &fd, ret_fd ? 1 : 0);
+	if (ret_fd && fds)
+		*ret_fd = fd;
 	if (n != (ssize_t)sizeof(*m) || fds > 1 || (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
 		if (ret_fd)
 			tc_closep(ret_fd);

@@ -1,10 +1,12 @@
 /* I/O loops and small helpers shared by every module. Parent side, except
- * tc_write_all and tc_now_ns, which are also safe in the child. */
+ * tc_write_all, tc_take_fds and tc_now_ns, which are also safe in the
+ * child. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <limits.h>
 #include <sys/pidfd.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <string.h>
@@ -129,6 +131,28 @@ int tc_write_file_at(int dirfd, const char *path, const char *s)
 	if (fd < 0)
 		return -errno;
 	return tc_write_all(fd, s, strlen(s));
+}
+
+size_t tc_take_fds(struct msghdr *mh, int *fds, size_t max)
+{
+	size_t n = 0;
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		bool rights = c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+			      c->cmsg_len >= CMSG_LEN(0);
+		size_t k = rights ? (c->cmsg_len - CMSG_LEN(0)) / sizeof(int) : 0;
+
+		for (size_t i = 0; i < k; i++, n++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			if (n < max)
+				fds[n] = fd;
+			else
+				close(fd);
+		}
+	}
+	return n;
 }
 
 uint64_t tc_now_ns(void)

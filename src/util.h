@@ -99,6 +99,12 @@ int tc_write_file_at(int dirfd, const char *path, const char *s);
 void tc_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tc_vdiag(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 struct rusage;
+struct msghdr;
+
+/* The descriptors that a message received into mh brought (SCM_RIGHTS, in
+ * every control message): the first max into fds, the rest closed. How
+ * many came, so more than max says some were closed. Safe in the child. */
+size_t tc_take_fds(struct msghdr *mh, int *fds, size_t max);
 
 /* SIGKILL the process behind *pidfd (a zombie takes no harm), reap it,
  * close the pidfd and set it to -1; nothing when *pidfd is -1. ret_si and

@@ -96,6 +96,8 @@ static inline ssize_t tc_test_send_fds(int sock, size_t n, const void *bytes, si
 	size_t k = 0;
 	ssize_t r = -1;
 
+	if (n < 1 || n > 8)
+		return -1;
 	memset(&u, 0, sizeof(u));
 	mh.msg_control = u.buf;
 	mh.msg_controllen = CMSG_SPACE(n * sizeof(int));
@@ -103,9 +105,9 @@ static inline ssize_t tc_test_send_fds(int sock, size_t n, const void *bytes, si
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(n * sizeof(int));
-	while (k < n && n <= 8 && (fds[k] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+	while (k < n && (fds[k] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
 		k++;
-	if (k == n && n >= 1) {
+	if (k == n) {
 		memcpy(CMSG_DATA(c), fds, n * sizeof(int));
 		r = sendmsg(sock, &mh, 0);
 	}
