@@ -278,6 +278,24 @@ leaf_gone() {
 	[ -d "$1" ] && echo present || echo gone
 }
 
+# populated LEAF: 1 while a process is in LEAF (or below), 0 once not
+populated() {
+	awk '$1 == "populated" { print $2 }' "$1/cgroup.events" 2>/dev/null
+}
+
+# populated_after LEAF: populated LEAF, once it is 0 or 30 s have passed. A
+# dead server's idle entries die through a chain of parent-death signals
+# (runner, sandbox, init) of their own, which can end seconds after its
+# call's under emulation.
+populated_after() {
+	i=0
+	while [ "$(populated "$1")" = 1 ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	populated "$1"
+}
+
 # marked: the pids whose command line has $mark, at once (one grep over
 # /proc; a process per pid is seconds under emulation). The pattern has one
 # letter in brackets: grep's own command line does not match it.

@@ -144,7 +144,7 @@ wait "$client"
 wait_unmarked
 assert_eq "$(marked | tr '\n' ' ')" "" "processes with the mark after the server's SIGKILL"
 for l in $(leaves); do
-	assert_eq "$(awk '$1 == "populated" { print $2 }' "$l/cgroup.events")" 0 "$l: empty"
+	assert_eq "$(populated_after "$l")" 0 "$l: empty"
 done
 run "$TOOLCELL" python --cgroup-parent "$TC_CGROUP_PARENT" -c pass
 assert_eq "$TC_RC" 0 "the next run"

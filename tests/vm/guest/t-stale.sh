@@ -4,11 +4,6 @@
 # shellcheck source=tests/vm/guest/lib.sh
 . "${0%/*}/lib.sh"
 
-# populated LEAF: 1 while a process is in it (or below)
-populated() {
-	awk '$1 == "populated" { print $2 }' "$1/cgroup.events" 2>/dev/null
-}
-
 assert_no_leaves
 echo "\$ $TOOLCELL python --cgroup-parent $TC_CGROUP_PARENT -c 'sleep 30' & (then SIGKILL)"
 "$TOOLCELL" python --cgroup-parent "$TC_CGROUP_PARENT" --timeout 20 \
