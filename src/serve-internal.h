@@ -189,6 +189,14 @@ void tc_serve_pool_forget_conn(struct server *s, struct conn *c);
 void tc_serve_pool_unspawned(struct server *s, struct entry *e); /* its runner never came */
 
 /* serve-spawn.c: the spawner, which makes the runners (the server's children) */
+/* Its reply to a runner asked for: with a runner, SPAWN_FDS descriptors in
+ * one SCM_RIGHTS (the runner's ctl, from, err and status ends, its pidfd) */
+#define SPAWN_FDS 5
+struct spawn_reply {
+	uint64_t seq;
+	int32_t pid;   /* the runner, our child; 0: none */
+	int32_t error; /* errno when there is none */
+};
 int tc_serve_spawn_ask(struct server *s, struct entry *e);     /* e's runner, asked for */
 int tc_serve_spawn_fd(const struct server *s);		       /* to poll for replies, or -1 */
 void tc_serve_spawn_on_event(struct server *s, short revents); /* on its socket */

@@ -38,19 +38,12 @@
 #include "toolcell/sandbox.h"
 #include "util.h"
 
-#define SPAWN_FDS	 5 /* ctl, from, err, status, pidfd */
 #define SPAWN_BACKOFF_MS 100
 #define SPAWN_RETIRE_MS	 5000 /* a replaced spawner's last replies come within this */
 #define SPAWNER_NAME	 "toolcell-spawn"
 
 struct spawn_ask {
 	uint64_t seq;
-};
-
-struct spawn_reply {
-	uint64_t seq;
-	int32_t pid;   /* the runner, our child; 0: none */
-	int32_t error; /* errno when there is none */
 };
 
 /* ---- in the spawner ---- */
