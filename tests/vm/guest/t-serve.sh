@@ -145,6 +145,9 @@ wait_unmarked
 assert_eq "$(marked | tr '\n' ' ')" "" "processes with the mark after the server's SIGKILL"
 for l in $(leaves); do
 	assert_eq "$(populated_after "$l")" 0 "$l: empty"
+	while read -r p; do
+		echo "      left in $l: $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
+	done <"$l/cgroup.procs"
 done
 run "$TOOLCELL" python --cgroup-parent "$TC_CGROUP_PARENT" -c pass
 assert_eq "$TC_RC" 0 "the next run"
